@@ -1,0 +1,110 @@
+// Package analyzer is lockvet's public face: the registry of checks and a
+// constructor that builds a fresh, independently configured set of
+// go/analysis analyzers. Any go/analysis host (the lockvet CLI, go vet,
+// golangci-lint, Bazel nogo) can run them.
+package analyzer
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockvet/lockvet/internal/lvconfig"
+	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/redisops"
+	"github.com/lockvet/lockvet/passes/setnxexpire"
+)
+
+// Rule is a check's descriptor: ID, analyzer name, title, rationale,
+// examples, severity.
+type Rule = rules.Rule
+
+// Check is a registered check: its descriptor and its constructor.
+type Check struct {
+	Rule *Rule
+	New  func(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer
+}
+
+// registry lists every check, in ID order.
+var registry = []Check{
+	{setnxexpire.Rule, setnxexpire.New},
+}
+
+// Rules returns every check's descriptor, in ID order.
+func Rules() []*Rule {
+	out := make([]*Rule, len(registry))
+	for i, c := range registry {
+		out[i] = c.Rule
+	}
+	return out
+}
+
+// Lookup finds a rule by ID ("LV101", any case) or analyzer name
+// ("setnxexpire").
+func Lookup(idOrName string) *Rule {
+	for _, c := range registry {
+		if strings.EqualFold(c.Rule.ID, idOrName) || c.Rule.Name == idOrName {
+			return c.Rule
+		}
+	}
+	return nil
+}
+
+// Config configures a set of analyzers.
+type Config struct {
+	// Checks enables only these checks (IDs or names); empty means all.
+	Checks []string
+	// Disable turns these checks off (IDs or names).
+	Disable []string
+	// RedisVersion is the oldest Redis server the code runs against
+	// ("7.2", "8.4"); it selects which fixes are offered.
+	RedisVersion string
+	// IncludeGenerated also reports findings in generated files.
+	IncludeGenerated bool
+}
+
+// Analyzers returns fresh analyzers for the checks cfg enables (all when
+// cfg is nil). Each call builds new analyzer values; nothing global is
+// changed, so differently configured sets can run side by side.
+func Analyzers(cfg *Config) ([]*analysis.Analyzer, error) {
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	lc := &lvconfig.Config{RedisVersion: cfg.RedisVersion, IncludeGenerated: cfg.IncludeGenerated}
+	if err := lc.Validate(); err != nil {
+		return nil, err
+	}
+	for _, name := range slices.Concat(cfg.Checks, cfg.Disable) {
+		if Lookup(name) == nil {
+			return nil, fmt.Errorf("unknown check %q (known: %s)", name, known())
+		}
+	}
+	ops := redisops.New(lc)
+	var out []*analysis.Analyzer
+	for _, c := range registry {
+		if len(cfg.Checks) > 0 && !matches(cfg.Checks, c.Rule) || matches(cfg.Disable, c.Rule) {
+			continue
+		}
+		out = append(out, c.New(ops, lc))
+	}
+	return out, nil
+}
+
+func matches(list []string, r *Rule) bool {
+	for _, s := range list {
+		if strings.EqualFold(s, r.ID) || s == r.Name {
+			return true
+		}
+	}
+	return false
+}
+
+func known() string {
+	var ids []string
+	for _, c := range registry {
+		ids = append(ids, c.Rule.ID)
+	}
+	return strings.Join(ids, ", ")
+}

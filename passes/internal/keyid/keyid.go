@@ -1,0 +1,193 @@
+// Package keyid decides whether two key expressions name the same Redis key.
+//
+// The rule is deliberately narrow, so that checks stay silent when unsure:
+// two expressions are the same key when they are the same constant value,
+// the same variable (not reassigned between the two uses), the same field of
+// the same receiver, a fmt.Sprintf with the same format and the same
+// arguments, or a concatenation of such parts.
+package keyid
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Same reports whether a and b evaluate to the same key. body is the
+// function body containing both (used to reject variables reassigned
+// between the two expressions); it may be nil when a and b are in different
+// functions, in which case only values that cannot change are accepted
+// (constants, fields, and variables never assigned in either function are
+// left to the caller).
+func Same(info *types.Info, body ast.Node, a, b ast.Expr) bool {
+	a, b = ast.Unparen(a), ast.Unparen(b)
+	if a == nil || b == nil {
+		return false
+	}
+	if ca, cb := constValue(info, a), constValue(info, b); ca != nil || cb != nil {
+		return ca != nil && cb != nil && constant.Compare(ca, token.EQL, cb)
+	}
+	switch a := a.(type) {
+	case *ast.Ident:
+		b, ok := b.(*ast.Ident)
+		if !ok {
+			return false
+		}
+		oa, ob := info.ObjectOf(a), info.ObjectOf(b)
+		if oa == nil || oa != ob {
+			return false
+		}
+		v, ok := oa.(*types.Var)
+		if !ok {
+			return false
+		}
+		return body == nil || !assignedBetween(info, body, v, a.Pos(), b.Pos())
+	case *ast.SelectorExpr:
+		b, ok := b.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		oa, ob := info.ObjectOf(a.Sel), info.ObjectOf(b.Sel)
+		if oa == nil || oa != ob {
+			return false
+		}
+		if sel, ok := info.Selections[a]; ok {
+			if sel.Kind() != types.FieldVal {
+				return false
+			}
+			return Same(info, body, a.X, b.X)
+		}
+		// Qualified identifier (pkg.Var): the same package-level variable.
+		_, isVar := oa.(*types.Var)
+		return isVar
+	case *ast.BinaryExpr:
+		b, ok := b.(*ast.BinaryExpr)
+		return ok && a.Op == token.ADD && b.Op == token.ADD &&
+			Same(info, body, a.X, b.X) && Same(info, body, a.Y, b.Y)
+	case *ast.CallExpr:
+		b, ok := b.(*ast.CallExpr)
+		if !ok || !isSprintf(info, a) || !isSprintf(info, b) || len(a.Args) != len(b.Args) || a.Ellipsis.IsValid() || b.Ellipsis.IsValid() {
+			return false
+		}
+		for i := range a.Args {
+			if !Same(info, body, a.Args[i], b.Args[i]) {
+				return false
+			}
+		}
+		return true
+	case *ast.StarExpr:
+		b, ok := b.(*ast.StarExpr)
+		return ok && Same(info, body, a.X, b.X)
+	}
+	return false
+}
+
+// SameShape reports whether a and b are the same key pattern across
+// functions: the same constant, the same package-level variable, the same
+// field name of the same struct type, or a fmt.Sprintf with the same format
+// whose arguments have the same shape. It is the identity used to connect an
+// acquire in one function with a release in another (Lock/Unlock pairs).
+func SameShape(info *types.Info, a, b ast.Expr) bool {
+	a, b = ast.Unparen(a), ast.Unparen(b)
+	if a == nil || b == nil {
+		return false
+	}
+	if ca, cb := constValue(info, a), constValue(info, b); ca != nil || cb != nil {
+		return ca != nil && cb != nil && constant.Compare(ca, token.EQL, cb)
+	}
+	switch a := a.(type) {
+	case *ast.Ident:
+		b, ok := b.(*ast.Ident)
+		if !ok {
+			return false
+		}
+		oa := info.ObjectOf(a)
+		v, ok := oa.(*types.Var)
+		// Only package-level variables keep their identity across functions.
+		return ok && oa == info.ObjectOf(b) && v.Parent() == v.Pkg().Scope()
+	case *ast.SelectorExpr:
+		b, ok := b.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		oa := info.ObjectOf(a.Sel)
+		if oa == nil || oa != info.ObjectOf(b.Sel) {
+			return false
+		}
+		if sel, ok := info.Selections[a]; ok {
+			return sel.Kind() == types.FieldVal
+		}
+		_, isVar := oa.(*types.Var)
+		return isVar
+	case *ast.CallExpr:
+		b, ok := b.(*ast.CallExpr)
+		if !ok || !isSprintf(info, a) || !isSprintf(info, b) || len(a.Args) != len(b.Args) || len(a.Args) == 0 {
+			return false
+		}
+		return SameShape(info, a.Args[0], b.Args[0])
+	case *ast.BinaryExpr:
+		b, ok := b.(*ast.BinaryExpr)
+		if !ok || a.Op != token.ADD || b.Op != token.ADD {
+			return false
+		}
+		// "lock:" + id: the constant parts must match.
+		return SameShape(info, a.X, b.X) || SameShape(info, a.Y, b.Y) && constValue(info, a.Y) != nil
+	}
+	return false
+}
+
+func constValue(info *types.Info, e ast.Expr) constant.Value {
+	if tv, ok := info.Types[e]; ok && tv.Value != nil {
+		return tv.Value
+	}
+	return nil
+}
+
+func isSprintf(info *types.Info, call *ast.CallExpr) bool {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf"
+}
+
+// assignedBetween reports whether v is assigned (or has its address taken)
+// anywhere in body between positions from and to (in either order).
+func assignedBetween(info *types.Info, body ast.Node, v *types.Var, from, to token.Pos) bool {
+	if from > to {
+		from, to = to, from
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found || n == nil {
+			return false
+		}
+		if n.End() < from || n.Pos() > to {
+			return n.Pos() <= to && n.End() >= from
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, lhs := range n.Lhs {
+				if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && info.ObjectOf(id) == v && n.Pos() > from && n.Pos() < to {
+					found = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && info.ObjectOf(id) == v && id.Pos() > from && id.Pos() < to {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && info.ObjectOf(id) == v && id.Pos() > from && id.Pos() < to {
+				found = true
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := e.(*ast.Ident); ok && info.ObjectOf(id) == v && id.Pos() > from && id.Pos() < to {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}

@@ -1,0 +1,41 @@
+// Package lvtest helps check tests find their test module.
+//
+// The analysistest module under passes/testdata imports the real client
+// modules (go-redis v6–v9, redsync, bsm/redislock, …). analysistest loads it
+// with GOPROXY=off, so the modules must already be in the module cache;
+// TestData downloads them through the configured proxy first, once per
+// test binary.
+package lvtest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+var (
+	once    sync.Once
+	dlError error
+	dlOut   []byte
+)
+
+// TestData returns the absolute path of passes/testdata, with its module
+// dependencies downloaded.
+func TestData(t testing.TB) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "testdata")
+	once.Do(func() {
+		cmd := exec.Command("go", "mod", "download")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+		dlOut, dlError = cmd.CombinedOutput()
+	})
+	if dlError != nil {
+		t.Fatalf("go mod download in %s: %v\n%s", dir, dlError, dlOut)
+	}
+	return dir
+}

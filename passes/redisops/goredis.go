@@ -1,0 +1,335 @@
+package redisops
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockvet/lockvet/passes/internal/fixes"
+)
+
+// goRedis knows github.com/redis/go-redis/v9 and its ancestors
+// (github.com/go-redis/redis v6, v7, v8 and the v9 pre-releases), and the
+// go-redis-shaped adapters rueidiscompat and valkeycompat. Methods are
+// matched by the called function's package path and name, so concrete
+// clients, structs embedding them and the Cmdable/UniversalClient/
+// Pipeliner/Scripter interfaces all match.
+type goRedis struct{}
+
+var goRedisPaths = map[string]string{
+	"github.com/redis/go-redis/v9":                "go-redis/v9",
+	"github.com/go-redis/redis/v9":                "go-redis/v9",
+	"github.com/go-redis/redis/v8":                "go-redis/v8",
+	"github.com/go-redis/redis/v7":                "go-redis/v7",
+	"github.com/go-redis/redis":                   "go-redis/v6",
+	"github.com/redis/rueidis/rueidiscompat":      "rueidiscompat",
+	"github.com/valkey-io/valkey-go/valkeycompat": "valkeycompat",
+}
+
+// goRedisCmd describes a command method by argument position, counted
+// after the context argument when the method takes one.
+type goRedisCmd struct {
+	kind  Kind
+	key   int // index of the key; -1 for variadic keys starting at 0
+	value int // index of the value, or -1
+	ttl   int // index of the TTL, or -1
+	unit  Unit
+	// nx: the method is SETNX-like (no TTL when ttl ≤ 0).
+	nx bool
+}
+
+var goRedisCmds = map[string]goRedisCmd{
+	"SetNX":     {kind: Acquire, key: 0, value: 1, ttl: 2, unit: Duration, nx: true},
+	"Set":       {kind: Write, key: 0, value: 1, ttl: 2, unit: Duration},
+	"SetXX":     {kind: Write, key: 0, value: 1, ttl: 2, unit: Duration},
+	"SetEx":     {kind: Write, key: 0, value: 1, ttl: 2, unit: Duration},
+	"SetEX":     {kind: Write, key: 0, value: 1, ttl: 2, unit: Duration},
+	"GetSet":    {kind: GetSet, key: 0, value: 1, ttl: -1},
+	"Expire":    {kind: Expire, key: 0, value: -1, ttl: 1, unit: Duration},
+	"PExpire":   {kind: Expire, key: 0, value: -1, ttl: 1, unit: Duration},
+	"ExpireNX":  {kind: Expire, key: 0, value: -1, ttl: 1, unit: Duration},
+	"ExpireXX":  {kind: Expire, key: 0, value: -1, ttl: 1, unit: Duration},
+	"ExpireGT":  {kind: Expire, key: 0, value: -1, ttl: 1, unit: Duration},
+	"ExpireLT":  {kind: Expire, key: 0, value: -1, ttl: 1, unit: Duration},
+	"ExpireAt":  {kind: Expire, key: 0, value: -1, ttl: 1, unit: Time},
+	"PExpireAt": {kind: Expire, key: 0, value: -1, ttl: 1, unit: Time},
+	"Del":       {kind: Delete, key: -1, value: -1, ttl: -1},
+	"Unlink":    {kind: Delete, key: -1, value: -1, ttl: -1},
+	"Get":       {kind: Get, key: 0, value: -1, ttl: -1},
+}
+
+// Script-running methods: on the client (script/SHA first) and on
+// *Script (client first).
+var goRedisEval = map[string]bool{"Eval": true, "EvalSha": true, "EvalRO": true, "EvalShaRO": true}
+var goRedisScriptRun = map[string]bool{"Run": true, "RunRO": true, "Eval": true, "EvalSha": true, "EvalRO": true, "EvalShaRO": true}
+
+func goRedisNames() []string {
+	ns := []string{"SetArgs", "TxPipelined", "Pipelined", "TxPipeline", "Pipeline", "Watch", "Run", "RunRO"}
+	for n := range goRedisCmds {
+		ns = append(ns, n)
+	}
+	for n := range goRedisEval {
+		ns = append(ns, n)
+	}
+	return ns
+}
+
+func (goRedis) family(fn *types.Func) string { return goRedisPaths[fn.Pkg().Path()] }
+
+func (goRedis) scopeOpener(fn *types.Func) (ScopeKind, bool, int, bool) {
+	ctx := 0
+	if takesContext(fn) {
+		ctx = 1
+	}
+	switch fn.Name() {
+	case "TxPipelined":
+		return Tx, false, ctx, true
+	case "Pipelined":
+		return Pipeline, false, ctx, true
+	case "TxPipeline":
+		return Tx, false, -1, true
+	case "Pipeline":
+		return Pipeline, false, -1, true
+	case "Watch":
+		return Direct, true, ctx, true
+	}
+	return 0, false, 0, false
+}
+
+func (g goRedis) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op {
+	info := pass.TypesInfo
+	args := call.Args
+	if takesContext(fn) {
+		if len(args) == 0 {
+			return nil
+		}
+		args = args[1:]
+	}
+	name := fn.Name()
+	op := &Op{Call: call, Client: goRedisPaths[fn.Pkg().Path()], Method: name}
+	arg := func(i int) ast.Expr {
+		if i >= 0 && i < len(args) {
+			return args[i]
+		}
+		return nil
+	}
+
+	// Script methods on *Script: (ctx,) client, keys, args...
+	if recvNamed(fn) == "Script" {
+		if !goRedisScriptRun[name] || len(args) < 2 {
+			return nil
+		}
+		op.Kind = Script
+		op.Script = ast.Unparen(call.Fun).(*ast.SelectorExpr).X
+		op.Keys, op.KeysSpread = sliceElems(args[1])
+		op.Args = variadic(call, args[2:])
+		return op
+	}
+	if goRedisEval[name] && recvNamed(fn) != "Script" {
+		if len(args) < 2 {
+			return nil
+		}
+		op.Kind = Script
+		op.Script = args[0]
+		op.Keys, op.KeysSpread = sliceElems(args[1])
+		op.Args = variadic(call, args[2:])
+		return op
+	}
+	if name == "SetArgs" {
+		return g.setArgs(info, op, args)
+	}
+
+	c, ok := goRedisCmds[name]
+	if !ok {
+		return nil
+	}
+	op.Kind = c.kind
+	if c.key < 0 {
+		op.Keys = variadic(call, args)
+		op.KeysSpread = call.Ellipsis.IsValid()
+	} else if k := arg(c.key); k != nil {
+		op.Keys = []ast.Expr{k}
+	} else {
+		return nil
+	}
+	op.Value = arg(c.value)
+	if c.ttl >= 0 {
+		op.TTL = arg(c.ttl)
+		op.TTLUnit = c.unit
+	}
+	switch c.kind {
+	case Acquire:
+		// SetNX(…, 0) sends SETNX (or SET NX) with no expiry; KeepTTL (-1)
+		// on an absent key also leaves none.
+		if v := constInt(info, op.TTL); v != nil && *v <= 0 {
+			op.NoTTL = true
+		}
+	case GetSet:
+		op.NoTTL = true
+	}
+	return op
+}
+
+// setArgs handles SetArgs(ctx, key, value, redis.SetArgs{…}). It is an
+// acquire only when Mode is a constant "NX"; with any other or an unknown
+// mode it is a plain write.
+func (goRedis) setArgs(info *types.Info, op *Op, args []ast.Expr) *Op {
+	if len(args) < 3 {
+		return nil
+	}
+	op.Keys = []ast.Expr{args[0]}
+	op.Value = args[1]
+	op.Kind = Write
+	op.TTLUnit = Duration
+	lit, ok := ast.Unparen(args[2]).(*ast.CompositeLit)
+	if !ok {
+		return op
+	}
+	var mode, ttl, expireAt, keepTTL ast.Expr
+	for _, e := range lit.Elts {
+		kv, ok := e.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		id, ok := kv.Key.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		switch id.Name {
+		case "Mode":
+			mode = kv.Value
+		case "TTL":
+			ttl = kv.Value
+		case "ExpireAt":
+			expireAt = kv.Value
+		case "KeepTTL":
+			keepTTL = kv.Value
+		}
+	}
+	if s := constString(info, mode); s != nil && strings.EqualFold(*s, "nx") {
+		op.Kind = Acquire
+	}
+	op.TTL = ttl
+	if expireAt != nil {
+		op.TTL, op.TTLUnit = expireAt, Time
+	}
+	if op.Kind == Acquire && expireAt == nil {
+		// SetArgs sends a TTL only when it is > 0.
+		if ttl == nil {
+			// KEEPTTL on an absent key leaves it without one too.
+			op.NoTTL = keepTTL == nil || isConstBool(info, keepTTL)
+		} else if v := constInt(info, ttl); v != nil && *v <= 0 {
+			op.NoTTL = true
+		}
+	}
+	return op
+}
+
+func (goRedis) withTTL(pass *analysis.Pass, o *Op, ttl string) ([]analysis.TextEdit, bool) {
+	if o.Kind != Acquire {
+		return nil, false
+	}
+	if o.Method == "SetArgs" {
+		lit, ok := ast.Unparen(o.Call.Args[len(o.Call.Args)-1]).(*ast.CompositeLit)
+		if !ok {
+			return nil, false
+		}
+		for _, e := range lit.Elts {
+			kv, ok := e.(*ast.KeyValueExpr)
+			if !ok {
+				return nil, false
+			}
+			switch kv.Key.(*ast.Ident).Name {
+			case "TTL":
+				return []analysis.TextEdit{fixes.Replace(kv.Value, ttl)}, true
+			case "KeepTTL", "ExpireAt":
+				// KEEPTTL with a TTL is a syntax error; leave it to a human.
+				return nil, false
+			}
+		}
+		return []analysis.TextEdit{fixes.AppendElt(pass.Fset, lit, "TTL: "+ttl)}, true
+	}
+	if o.TTL == nil {
+		return nil, false
+	}
+	return []analysis.TextEdit{fixes.Replace(o.TTL, ttl)}, true
+}
+
+func takesContext(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Params().Len() == 0 {
+		return false
+	}
+	named, ok := types.Unalias(sig.Params().At(0).Type()).(*types.Named)
+	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "context" && named.Obj().Name() == "Context"
+}
+
+// recvNamed is the name of fn's receiver's named type, or "".
+func recvNamed(fn *types.Func) string {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}
+
+// variadic returns the arguments of a variadic tail; with a spread
+// (f(xs...)) it returns nil.
+func variadic(call *ast.CallExpr, tail []ast.Expr) []ast.Expr {
+	if call.Ellipsis.IsValid() {
+		return nil
+	}
+	return tail
+}
+
+// sliceElems returns the elements of a []string{…} literal; otherwise
+// nil and spread=true.
+func sliceElems(e ast.Expr) ([]ast.Expr, bool) {
+	if lit, ok := ast.Unparen(e).(*ast.CompositeLit); ok {
+		return lit.Elts, false
+	}
+	return nil, true
+}
+
+func constInt(info *types.Info, e ast.Expr) *int64 {
+	if e == nil {
+		return nil
+	}
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return nil
+	}
+	v, exact := constant.Int64Val(tv.Value)
+	if !exact {
+		return nil
+	}
+	return &v
+}
+
+func constString(info *types.Info, e ast.Expr) *string {
+	if e == nil {
+		return nil
+	}
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return nil
+	}
+	s := constant.StringVal(tv.Value)
+	return &s
+}
+
+// isConstBool reports whether e is a boolean constant.
+func isConstBool(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool
+}

@@ -1,0 +1,456 @@
+// Package redisops is the one place in lockvet that knows Redis client
+// libraries. It turns client calls into normalized operations (acquire,
+// expire, delete, get, script, …) with their key, value and TTL expressions
+// and the pipeline or transaction they run in. It decides nothing: the
+// checks under passes/ read its result and decide what is a finding.
+//
+// Adding a client means adding one adapter file here; no check changes.
+package redisops
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/cfg"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/lockvet/lockvet/internal/lvconfig"
+)
+
+// Kind is the normalized operation a client call performs.
+type Kind uint8
+
+const (
+	// Acquire sets a key only if it is absent (SETNX, SET … NX).
+	Acquire Kind = iota + 1
+	// GetSet replaces a value and clears its TTL (GETSET): the takeover
+	// step of the old SETNX lock recipe.
+	GetSet
+	// Write sets a key unconditionally (SET, SETEX, SET … XX).
+	Write
+	// Expire sets or changes a key's TTL (EXPIRE, PEXPIRE, EXPIREAT, …).
+	Expire
+	// Delete removes keys unconditionally (DEL, UNLINK).
+	Delete
+	// Get reads a key's value.
+	Get
+	// Script runs a Lua script (EVAL, EVALSHA, Script.Run, …).
+	Script
+)
+
+var kindNames = [...]string{Acquire: "acquire", GetSet: "getset", Write: "write", Expire: "expire", Delete: "delete", Get: "get", Script: "script"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// Unit is what a TTL argument means on the wire.
+type Unit uint8
+
+const (
+	// NoUnit: the operation has no TTL parameter.
+	NoUnit Unit = iota
+	// Duration: a Go time.Duration the client converts (go-redis).
+	Duration
+	// Seconds: an integer count of seconds sent as is.
+	Seconds
+	// Millis: an integer count of milliseconds sent as is.
+	Millis
+	// Time: an absolute point in time (EXPIREAT, PXAT).
+	Time
+)
+
+// ScopeKind says how an operation is sent.
+type ScopeKind uint8
+
+const (
+	// Direct: sent on its own and answered before the next statement.
+	Direct ScopeKind = iota
+	// Pipeline: queued in a non-transactional pipeline; runs at Exec.
+	Pipeline
+	// Tx: queued between MULTI and EXEC; runs at Exec, unconditionally.
+	Tx
+)
+
+// Scope is where an operation runs.
+type Scope struct {
+	Kind ScopeKind
+	// Node is the call that opened the pipeline or transaction: the
+	// Pipelined/TxPipelined call for the closure form, the
+	// Pipeline()/TxPipeline() call for the value form. Nil for Direct.
+	Node *ast.CallExpr
+	// Client is the receiver the pipeline was opened on (rdb in
+	// rdb.TxPipelined(…)). Nil for Direct.
+	Client ast.Expr
+	// InWatch is set inside a Watch callback (optimistic transaction).
+	InWatch bool
+}
+
+// Op is one normalized client operation.
+type Op struct {
+	Kind   Kind
+	Call   *ast.CallExpr
+	Cursor inspector.Cursor // cursor at Call
+	Client string           // client family, e.g. "go-redis/v9"
+	Method string           // the called method or command name, e.g. "SetNX"
+	Recv   ast.Expr         // receiver expression, if any
+
+	// Keys are the key expressions (one for most commands). KeysSpread is
+	// set when keys are passed as a spread slice (Del(ctx, keys...)) or as
+	// a slice value that is not a literal.
+	Keys       []ast.Expr
+	KeysSpread bool
+
+	// Value is the value written (Acquire, Write, GetSet).
+	Value ast.Expr
+
+	// TTL is the TTL expression as written (nil when absent), and TTLUnit
+	// what it means. NoTTL is set when the operation certainly leaves the
+	// key without an expiry (SETNX, SetNX(…, 0), SET NX with no EX/PX,
+	// GETSET). An Expire with a constant TTL ≤ 0 deletes the key instead.
+	TTL     ast.Expr
+	TTLUnit Unit
+	NoTTL   bool
+
+	// Script is the script source or SHA argument, or the script object
+	// the call runs on (Script.Run). Args are the script arguments.
+	Script ast.Expr
+	Args   []ast.Expr
+
+	Scope Scope
+	Func  *Func // innermost enclosing function
+
+	adapter adapter
+}
+
+// Key is the first key, or nil.
+func (o *Op) Key() ast.Expr {
+	if len(o.Keys) == 0 {
+		return nil
+	}
+	return o.Keys[0]
+}
+
+// Func is a function (declaration or literal) that contains operations.
+type Func struct {
+	Node ast.Node // *ast.FuncDecl or *ast.FuncLit
+	Body *ast.BlockStmt
+	Ops  []*Op
+
+	info    *types.Info
+	cfgOnce sync.Once
+	cfg     *cfg.CFG
+}
+
+// Result is redisops' result: every operation in the package, in source
+// order, grouped by innermost enclosing function.
+type Result struct {
+	Ops   []*Op
+	Funcs []*Func
+	Files map[*ast.File]bool // files that contain operations
+	byPos map[*ast.CallExpr]*Op
+}
+
+// Op returns the operation performed by call, or nil.
+func (r *Result) Op(call *ast.CallExpr) *Op { return r.byPos[call] }
+
+// Analyzer finds client operations with the default configuration.
+var Analyzer = New(nil)
+
+// New returns a redisops analyzer for cfg. Checks built for the same cfg
+// must require the same *analysis.Analyzer.
+func New(cfg *lvconfig.Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:       "redisops",
+		Doc:        "redisops: normalize Redis client calls into lock-relevant operations (acquire, expire, delete, get, script) for lockvet's checks",
+		URL:        "https://github.com/lockvet/lockvet",
+		Requires:   []*analysis.Analyzer{inspect.Analyzer},
+		ResultType: reflect.TypeFor[*Result](),
+		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },
+	}
+}
+
+// adapter is one client library's knowledge.
+type adapter interface {
+	// name is the family name for ops from fn's package, or "" if the
+	// adapter does not know fn.
+	family(fn *types.Func) string
+	// scopeOpener classifies a call that opens a pipeline or transaction
+	// (closure form: returns the index of the callback argument; value
+	// form: returns -1). ok is false for other calls.
+	scopeOpener(fn *types.Func) (kind ScopeKind, watch bool, fnArg int, ok bool)
+	// op builds the operation for a call to fn, or nil.
+	op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op
+	// withTTL returns edits that make the acquire o carry ttl (source text
+	// already in o's TTL unit), or false when that is not possible.
+	withTTL(pass *analysis.Pass, o *Op, ttl string) ([]analysis.TextEdit, bool)
+}
+
+// adapters, and the method names that can start a match (cheap prefilter
+// before any type lookup).
+var (
+	adapters = []adapter{goRedis{}}
+	names    = func() map[string]bool {
+		m := map[string]bool{}
+		for _, n := range goRedisNames() {
+			m[n] = true
+		}
+		return m
+	}()
+)
+
+func run(pass *analysis.Pass, _ *lvconfig.Config) (any, error) {
+	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	res := &Result{byPos: map[*ast.CallExpr]*Op{}, Files: map[*ast.File]bool{}}
+
+	// Scopes opened by closures (FuncLit → scope) and by pipeline values
+	// (variable → scope).
+	var (
+		closureScopes map[*ast.FuncLit]closureScope
+		valueScopes   map[types.Object]Scope
+		funcs         map[ast.Node]*Func
+	)
+
+	for cur := range in.Root().Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || !names[sel.Sel.Name] {
+			// Also accept generic instantiations x.M[T](…).
+			continue
+		}
+		fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+		if !ok || fn.Pkg() == nil {
+			continue
+		}
+		var ad adapter
+		for _, a := range adapters {
+			if a.family(fn) != "" {
+				ad = a
+				break
+			}
+		}
+		if ad == nil {
+			continue
+		}
+
+		if kind, watch, fnArg, ok := ad.scopeOpener(fn); ok {
+			outer := scopeOf(pass.TypesInfo, cur, sel.X, closureScopes, valueScopes)
+			sc := Scope{Kind: kind, Node: call, Client: sel.X, InWatch: watch || outer.InWatch}
+			if watch {
+				sc.Kind, sc.Node, sc.Client = Direct, nil, nil
+			}
+			if fnArg >= 0 {
+				if fnArg < len(call.Args) {
+					if lit, ok := ast.Unparen(call.Args[fnArg]).(*ast.FuncLit); ok {
+						if closureScopes == nil {
+							closureScopes = map[*ast.FuncLit]closureScope{}
+						}
+						closureScopes[lit] = closureScope{param: firstParam(pass.TypesInfo, lit), scope: sc}
+					}
+				}
+			} else if obj := assignedTo(pass.TypesInfo, cur); obj != nil {
+				if valueScopes == nil {
+					valueScopes = map[types.Object]Scope{}
+				}
+				valueScopes[obj] = sc
+			}
+			continue
+		}
+
+		op := ad.op(pass, call, fn)
+		if op == nil {
+			continue
+		}
+		op.Cursor = cur
+		op.Recv = sel.X
+		op.adapter = ad
+		op.Scope = scopeOf(pass.TypesInfo, cur, sel.X, closureScopes, valueScopes)
+
+		if encl := innermost(cur, (*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)); encl != nil {
+			if funcs == nil {
+				funcs = map[ast.Node]*Func{}
+			}
+			f := funcs[encl]
+			if f == nil {
+				f = &Func{Node: encl, info: pass.TypesInfo}
+				switch n := encl.(type) {
+				case *ast.FuncDecl:
+					f.Body = n.Body
+				case *ast.FuncLit:
+					f.Body = n.Body
+				}
+				funcs[encl] = f
+				res.Funcs = append(res.Funcs, f)
+			}
+			f.Ops = append(f.Ops, op)
+			op.Func = f
+		}
+		if file, ok := innermost(cur, (*ast.File)(nil)).(*ast.File); ok {
+			res.Files[file] = true
+		}
+		res.Ops = append(res.Ops, op)
+		res.byPos[call] = op
+	}
+	return res, nil
+}
+
+// innermost returns the nearest enclosing node (or cur's own node) of one
+// of the given types, or nil.
+func innermost(cur inspector.Cursor, types ...ast.Node) ast.Node {
+	for c := range cur.Enclosing(types...) {
+		return c.Node()
+	}
+	return nil
+}
+
+type closureScope struct {
+	param types.Object
+	scope Scope
+}
+
+// scopeOf finds the scope of a call on receiver recv at cur.
+func scopeOf(info *types.Info, cur inspector.Cursor, recv ast.Expr, closures map[*ast.FuncLit]closureScope, values map[types.Object]Scope) Scope {
+	id, ok := ast.Unparen(recv).(*ast.Ident)
+	if !ok {
+		return Scope{}
+	}
+	obj := info.ObjectOf(id)
+	if obj == nil {
+		return Scope{}
+	}
+	if sc, ok := values[obj]; ok {
+		return sc
+	}
+	for c := range cur.Enclosing((*ast.FuncLit)(nil)) {
+		if cs, ok := closures[c.Node().(*ast.FuncLit)]; ok && cs.param == obj {
+			return cs.scope
+		}
+	}
+	return Scope{}
+}
+
+func firstParam(info *types.Info, lit *ast.FuncLit) types.Object {
+	if lit.Type.Params == nil || len(lit.Type.Params.List) == 0 || len(lit.Type.Params.List[0].Names) == 0 {
+		return nil
+	}
+	return info.ObjectOf(lit.Type.Params.List[0].Names[0])
+}
+
+// assignedTo returns the variable a call's single result is assigned to
+// (x := call(), x = call(), var x = call()), or nil.
+func assignedTo(info *types.Info, cur inspector.Cursor) types.Object {
+	switch p := cur.Parent().Node().(type) {
+	case *ast.AssignStmt:
+		if len(p.Lhs) == 1 && len(p.Rhs) == 1 {
+			if id, ok := p.Lhs[0].(*ast.Ident); ok {
+				return info.ObjectOf(id)
+			}
+		}
+	case *ast.ValueSpec:
+		if len(p.Names) == 1 && len(p.Values) == 1 {
+			return info.ObjectOf(p.Names[0])
+		}
+	}
+	return nil
+}
+
+// WithTTL returns edits that make the acquire o set the TTL given by the
+// expression ttl, taken from op from (an Expire). It fails when the TTL
+// units differ in a way the client cannot express, or when o's TTL cannot
+// be edited in place (for example SetArgs passed as a variable).
+func (o *Op) WithTTL(pass *analysis.Pass, from *Op, ttl string) ([]analysis.TextEdit, bool) {
+	if o.adapter == nil || from.TTLUnit != o.TTLUnit {
+		return nil, false
+	}
+	return o.adapter.withTTL(pass, o, ttl)
+}
+
+// cfgBuilds counts control-flow graphs built, for tests that assert the
+// cheap path (no CFG in packages without lock operations).
+var cfgBuilds atomic.Int64
+
+// CFGBuilds reports how many control-flow graphs redisops has built in this
+// process.
+func CFGBuilds() int64 { return cfgBuilds.Load() }
+
+// CFG returns the function's control-flow graph, built on first use.
+func (f *Func) CFG() *cfg.CFG {
+	f.cfgOnce.Do(func() {
+		cfgBuilds.Add(1)
+		f.cfg = cfg.New(f.Body, func(call *ast.CallExpr) bool { return mayReturn(f.info, call) })
+	})
+	return f.cfg
+}
+
+// mayReturn is false for calls that never return: panic, os.Exit,
+// log.Fatal*, log.Panic*, runtime.Goexit.
+func mayReturn(info *types.Info, call *ast.CallExpr) bool {
+	switch fn := typeutil.Callee(info, call).(type) {
+	case *types.Builtin:
+		return fn.Name() != "panic"
+	case *types.Func:
+		if fn.Pkg() == nil {
+			return true
+		}
+		switch fn.Pkg().Path() + "." + fn.Name() {
+		case "os.Exit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln", "runtime.Goexit":
+			return false
+		}
+	}
+	return true
+}
+
+// Reachable reports whether, in f, control can flow from the point after
+// the node at from to the node at to (both positions inside f's body and
+// outside nested function literals).
+func (f *Func) Reachable(from, to token.Pos) bool {
+	g := f.CFG()
+	bf, nf := locate(g, from)
+	bt, nt := locate(g, to)
+	if bf == nil || bt == nil {
+		return false
+	}
+	if bf == bt && (nf < nt || nf == nt && from < to) {
+		return true
+	}
+	seen := map[*cfg.Block]bool{}
+	stack := append([]*cfg.Block(nil), bf.Succs...)
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == bt {
+			return true
+		}
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		stack = append(stack, b.Succs...)
+	}
+	return false
+}
+
+// locate finds the live block and node index whose node contains pos.
+func locate(g *cfg.CFG, pos token.Pos) (*cfg.Block, int) {
+	for _, b := range g.Blocks {
+		if !b.Live {
+			continue
+		}
+		for i, n := range b.Nodes {
+			if n.Pos() <= pos && pos < n.End() {
+				return b, i
+			}
+		}
+	}
+	return nil, 0
+}

@@ -1,0 +1,12 @@
+// Package deps pins the client modules the check tests type-check against.
+package deps
+
+import (
+	_ "github.com/bsm/redislock"
+	_ "github.com/go-redis/redis"
+	_ "github.com/go-redis/redis/v7"
+	_ "github.com/go-redis/redis/v8"
+	_ "github.com/go-redsync/redsync/v4"
+	_ "github.com/go-redsync/redsync/v4/redis/goredis/v9"
+	_ "github.com/redis/go-redis/v9"
+)
