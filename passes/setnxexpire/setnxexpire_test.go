@@ -12,3 +12,7 @@ import (
 func TestSetNXExpire(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), setnxexpire.Analyzer, "./setnxexpire/...")
 }
+
+func TestFixedCodeIsClean(t *testing.T) {
+	lvtest.FixedIsClean(t, lvtest.TestData(t), setnxexpire.Analyzer, "./setnxexpire/...")
+}
