@@ -136,6 +136,11 @@ func (g goRedis) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op
 		op.Script = args[0]
 		op.Keys, op.KeysSpread = sliceElems(args[1])
 		op.Args = variadic(call, args[2:])
+		if name == "Eval" || name == "EvalRO" {
+			if s := constString(info, args[0]); s != nil {
+				op.ScriptSrc, op.ScriptSrcExpr = *s, args[0]
+			}
+		}
 		return op
 	}
 	if name == "SetArgs" {
@@ -226,6 +231,15 @@ func (goRedis) setArgs(info *types.Info, op *Op, args []ast.Expr) *Op {
 		}
 	}
 	return op
+}
+
+func (goRedis) scriptCtor(call *ast.CallExpr, fn *types.Func) (ast.Expr, bool) {
+	if (fn.Name() == "NewScript" || fn.Name() == "NewScriptServerSHA") && len(call.Args) >= 1 {
+		if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() == nil {
+			return call.Args[0], true
+		}
+	}
+	return nil, false
 }
 
 func (goRedis) withTTL(pass *analysis.Pass, o *Op, ttl string) ([]analysis.TextEdit, bool) {

@@ -124,8 +124,14 @@ type Op struct {
 
 	// Script is the script source or SHA argument, or the script object
 	// the call runs on (Script.Run). Args are the script arguments.
-	Script ast.Expr
-	Args   []ast.Expr
+	// ScriptSrc is the Lua source when it is a constant known here (an
+	// Eval of a constant, or a script object made from a constant by the
+	// client's constructor in this package); ScriptSrcExpr is where that
+	// constant is written.
+	Script        ast.Expr
+	Args          []ast.Expr
+	ScriptSrc     string
+	ScriptSrcExpr ast.Expr
 
 	Scope Scope
 	Func  *Func // innermost enclosing function
@@ -191,6 +197,9 @@ type adapter interface {
 	scopeOpener(fn *types.Func) (kind ScopeKind, watch bool, fnArg int, ok bool)
 	// op builds the operation for a call to fn, or nil.
 	op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op
+	// scriptCtor reports whether fn is the client's script constructor
+	// (redis.NewScript) and returns the source argument of call.
+	scriptCtor(call *ast.CallExpr, fn *types.Func) (src ast.Expr, ok bool)
 	// withTTL returns edits that make the acquire o carry ttl (source text
 	// already in o's TTL unit), or false when that is not possible.
 	withTTL(pass *analysis.Pass, o *Op, ttl string) ([]analysis.TextEdit, bool)
@@ -301,7 +310,77 @@ func run(pass *analysis.Pass, _ *lvconfig.Config) (any, error) {
 		res.Ops = append(res.Ops, op)
 		res.byPos[call] = op
 	}
+	resolveScripts(pass, in, res)
 	return res, nil
+}
+
+// resolveScripts fills ScriptSrc for script operations that run a script
+// object (s.Run(…)) made in this package from a constant source:
+// package-level `var s = redis.NewScript(src)` or a local `s := …`. The
+// package is scanned only when it has such operations.
+func resolveScripts(pass *analysis.Pass, in *inspector.Inspector, res *Result) {
+	var pending []*Op
+	for _, op := range res.Ops {
+		if op.Kind == Script && op.ScriptSrc == "" {
+			pending = append(pending, op)
+		}
+	}
+	if len(pending) == 0 {
+		return
+	}
+	inits := map[types.Object]ast.Expr{}
+	record := func(name *ast.Ident, rhs ast.Expr) {
+		call, ok := ast.Unparen(rhs).(*ast.CallExpr)
+		if !ok {
+			return
+		}
+		fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+		if !ok || fn.Pkg() == nil {
+			return
+		}
+		for _, a := range adapters {
+			if a.family(fn) == "" {
+				continue
+			}
+			if src, ok := a.scriptCtor(call, fn); ok {
+				if obj := pass.TypesInfo.ObjectOf(name); obj != nil {
+					inits[obj] = src
+				}
+			}
+		}
+	}
+	for n := range in.PreorderSeq((*ast.ValueSpec)(nil), (*ast.AssignStmt)(nil)) {
+		switch n := n.(type) {
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if i < len(n.Values) && len(n.Names) == len(n.Values) {
+					record(name, n.Values[i])
+				}
+			}
+		case *ast.AssignStmt:
+			if len(n.Lhs) == len(n.Rhs) {
+				for i, l := range n.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						record(id, n.Rhs[i])
+					}
+				}
+			}
+		}
+	}
+	for _, op := range pending {
+		var obj types.Object
+		switch x := ast.Unparen(op.Script).(type) {
+		case *ast.Ident:
+			obj = pass.TypesInfo.ObjectOf(x)
+		case *ast.SelectorExpr:
+			obj = pass.TypesInfo.ObjectOf(x.Sel)
+		}
+		if src, ok := inits[obj]; ok {
+			if s := constString(pass.TypesInfo, src); s != nil {
+				op.ScriptSrc, op.ScriptSrcExpr = *s, src
+			}
+		}
+	}
 }
 
 // innermost returns the nearest enclosing node (or cur's own node) of one
