@@ -164,7 +164,10 @@ type Result struct {
 	Ops   []*Op
 	Funcs []*Func
 	Files map[*ast.File]bool // files that contain operations
-	byPos map[*ast.CallExpr]*Op
+	// Inspector is the package's inspector, for checks that need to look
+	// beyond operations (callers of a helper, for example).
+	Inspector *inspector.Inspector
+	byPos     map[*ast.CallExpr]*Op
 }
 
 // Op returns the operation performed by call, or nil.
@@ -220,7 +223,7 @@ var (
 
 func run(pass *analysis.Pass, _ *lvconfig.Config) (any, error) {
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	res := &Result{byPos: map[*ast.CallExpr]*Op{}, Files: map[*ast.File]bool{}}
+	res := &Result{byPos: map[*ast.CallExpr]*Op{}, Files: map[*ast.File]bool{}, Inspector: in}
 
 	// Scopes opened by closures (FuncLit → scope) and by pipeline values
 	// (variable → scope).

@@ -191,3 +191,9 @@ func assignedBetween(info *types.Info, body ast.Node, v *types.Var, from, to tok
 	})
 	return found
 }
+
+// AssignedIn reports whether v is assigned, incremented, or has its address
+// taken anywhere in body.
+func AssignedIn(info *types.Info, body ast.Node, v *types.Var) bool {
+	return assignedBetween(info, body, v, body.Pos()-1, body.End()+1)
+}

@@ -1,0 +1,169 @@
+// Package lockid decides which keys are lock keys, from evidence in the
+// package rather than from names: a key is a lock key at an operation when
+//
+//   - the same function (or a function it encloses: a defer, a returned
+//     release closure) acquires the same key (keyid.Same) before it;
+//   - another function of the package acquires a key of the same shape
+//     (keyid.SameShape: the same struct field, package-level variable,
+//     constant, or fmt.Sprintf format) — the Lock/Unlock method pair;
+//   - the key is a parameter of a same-package helper, and some call of
+//     that helper passes a key that is a lock key at the call site
+//     (defer release(ctx, rdb, key) after acquiring key).
+//
+// When none holds, the key is not a lock key and checks stay silent.
+package lockid
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// Evidence says why a key is a lock key.
+type Evidence uint8
+
+const (
+	// SameFunc: acquired earlier in the same function or an enclosing one.
+	SameFunc Evidence = iota + 1
+	// SameShape: a key of the same shape is acquired elsewhere in the package.
+	SameShape
+	// ViaHelper: passed to this helper by a caller that acquired it.
+	ViaHelper
+)
+
+// Lock is the evidence that a key is a lock key.
+type Lock struct {
+	Acquire  *redisops.Op // the acquire that makes it a lock
+	Evidence Evidence
+	// Call is, for ViaHelper, the call of the helper that passes the key.
+	Call *ast.CallExpr
+}
+
+// Locks answers lock-key questions for one package.
+type Locks struct {
+	pass     *analysis.Pass
+	res      *redisops.Result
+	acquires []*redisops.Op
+	calls    map[*types.Func][]*ast.CallExpr // same-package calls, built on demand
+}
+
+// New returns the lock evidence of the package in pass.
+func New(pass *analysis.Pass, res *redisops.Result) *Locks {
+	l := &Locks{pass: pass, res: res}
+	for _, op := range res.Ops {
+		if op.Kind == redisops.Acquire && op.Key() != nil {
+			l.acquires = append(l.acquires, op)
+		}
+	}
+	return l
+}
+
+// Acquires lists every acquire in the package, in source order.
+func (l *Locks) Acquires() []*redisops.Op { return l.acquires }
+
+// Of returns the evidence that key, used by op, is a lock key, or nil.
+func (l *Locks) Of(op *redisops.Op, key ast.Expr) *Lock {
+	if len(l.acquires) == 0 || key == nil {
+		return nil
+	}
+	if lk := l.sameFunc(op, key); lk != nil {
+		return lk
+	}
+	for _, a := range l.acquires {
+		if a.Func != op.Func && keyid.SameShape(l.pass.TypesInfo, a.Key(), key) {
+			return &Lock{Acquire: a, Evidence: SameShape}
+		}
+	}
+	return l.viaHelper(op, key)
+}
+
+// sameFunc finds an acquire of key earlier in op's function or in a
+// function that lexically encloses it.
+func (l *Locks) sameFunc(op *redisops.Op, key ast.Expr) *Lock {
+	for _, a := range l.acquires {
+		if a.Func == nil || op.Func == nil || a.Call.Pos() >= op.Call.Pos() {
+			continue
+		}
+		if a.Func != op.Func && !encloses(a.Func.Node, op.Func.Node) {
+			continue
+		}
+		if keyid.Same(l.pass.TypesInfo, a.Func.Body, a.Key(), key) {
+			return &Lock{Acquire: a, Evidence: SameFunc}
+		}
+	}
+	return nil
+}
+
+func encloses(outer, inner ast.Node) bool {
+	return outer.Pos() <= inner.Pos() && inner.End() <= outer.End()
+}
+
+// viaHelper handles a key that is a parameter of op's enclosing function
+// declaration: it is a lock key when a same-package caller passes a lock key
+// in that position.
+func (l *Locks) viaHelper(op *redisops.Op, key ast.Expr) *Lock {
+	id, ok := ast.Unparen(key).(*ast.Ident)
+	if !ok || op.Func == nil {
+		return nil
+	}
+	decl, ok := op.Func.Node.(*ast.FuncDecl)
+	if !ok {
+		return nil
+	}
+	param, ok := l.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	if !ok {
+		return nil
+	}
+	fn, ok := l.pass.TypesInfo.Defs[decl.Name].(*types.Func)
+	if !ok {
+		return nil
+	}
+	sig := fn.Type().(*types.Signature)
+	index := -1
+	for i := range sig.Params().Len() {
+		if sig.Params().At(i) == param {
+			index = i
+		}
+	}
+	if index < 0 || sig.Variadic() && index == sig.Params().Len()-1 {
+		return nil
+	}
+	if keyid.AssignedIn(l.pass.TypesInfo, decl.Body, param) {
+		return nil
+	}
+	for _, call := range l.callsOf(fn) {
+		if index >= len(call.Args) {
+			continue
+		}
+		arg := call.Args[index]
+		for _, a := range l.acquires {
+			if a.Func == nil || a.Call.Pos() >= call.Pos() || !encloses(a.Func.Node, call) {
+				continue
+			}
+			// The call must be in a.Func or a closure inside it.
+			if keyid.Same(l.pass.TypesInfo, a.Func.Body, a.Key(), arg) {
+				return &Lock{Acquire: a, Evidence: ViaHelper, Call: call}
+			}
+		}
+	}
+	return nil
+}
+
+// callsOf lists the package's static calls of fn.
+func (l *Locks) callsOf(fn *types.Func) []*ast.CallExpr {
+	if l.calls == nil {
+		l.calls = map[*types.Func][]*ast.CallExpr{}
+		for n := range l.res.Inspector.PreorderSeq((*ast.CallExpr)(nil)) {
+			call := n.(*ast.CallExpr)
+			if f, ok := typeutil.Callee(l.pass.TypesInfo, call).(*types.Func); ok && f.Pkg() == l.pass.Pkg {
+				l.calls[f] = append(l.calls[f], call)
+			}
+		}
+	}
+	return l.calls[fn]
+}
