@@ -1,0 +1,106 @@
+// Package lua classifies the Lua scripts lock code sends to Redis: is a
+// script an owner-checked release (compare-and-delete) or renewal
+// (compare-and-expire), and which ARGV holds the owner token.
+//
+// Classification is by the commands a script calls, not by its exact text:
+// a script is owner-checked when it reads KEYS[1] with GET and compares the
+// result with an ARGV entry (== or ~=, directly or through a local), and it
+// deletes (DEL/UNLINK) or expires (PEXPIRE/EXPIRE/PEXPIREAT/EXPIREAT) a key.
+package lua
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Kind is what a script does to a lock.
+type Kind uint8
+
+const (
+	// Other: not recognized as a lock release or renewal.
+	Other Kind = iota
+	// CompareAndDelete deletes the key only when it holds the token.
+	CompareAndDelete
+	// CompareAndExpire changes the TTL only when the key holds the token.
+	CompareAndExpire
+	// UncheckedDelete deletes a key without comparing its value.
+	UncheckedDelete
+	// UncheckedExpire changes a TTL without comparing the value.
+	UncheckedExpire
+)
+
+// Script is a classified script.
+type Script struct {
+	Kind Kind
+	// TokenArg is the 1-based ARGV index compared with the key's value
+	// (0 when there is no comparison).
+	TokenArg int
+	// TTLArg is the 1-based ARGV index passed to the expire command (0 when
+	// none or not an ARGV entry), and TTLMillis whether that command takes
+	// milliseconds (PEXPIRE/PEXPIREAT).
+	TTLArg    int
+	TTLMillis bool
+}
+
+var (
+	call = `redis\.p?call\(\s*['"]%s['"]\s*,`
+	// GET KEYS[1] compared with ARGV[n], in either order, directly.
+	getCmpArgv = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "get") + `\s*keys\[1\]\s*\)\s*[=~]=\s*argv\[(\d+)\]`)
+	argvCmpGet = regexp.MustCompile(`(?i)argv\[(\d+)\]\s*[=~]=\s*` + strings.ReplaceAll(call, "%s", "get") + `\s*keys\[1\]\s*\)`)
+	// local v = redis.call("get", KEYS[1]) … v == ARGV[n]
+	localGet = regexp.MustCompile(`(?i)local\s+(\w+)\s*=\s*` + strings.ReplaceAll(call, "%s", "get") + `\s*keys\[1\]\s*\)`)
+	del      = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "(?:del|unlink)"))
+	expire   = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "(p?)expire(?:at)?") + `\s*keys\[\d+\]\s*,\s*(?:argv\[(\d+)\]|tonumber\(\s*argv\[(\d+)\]\s*\))?`)
+)
+
+// Classify classifies src.
+func Classify(src string) Script {
+	var s Script
+	if m := getCmpArgv.FindStringSubmatch(src); m != nil {
+		s.TokenArg, _ = strconv.Atoi(m[1])
+	} else if m := argvCmpGet.FindStringSubmatch(src); m != nil {
+		s.TokenArg, _ = strconv.Atoi(m[1])
+	} else if m := localGet.FindStringSubmatch(src); m != nil {
+		v := regexp.QuoteMeta(m[1])
+		cmp := regexp.MustCompile(`(?i)\b` + v + `\s*[=~]=\s*argv\[(\d+)\]|argv\[(\d+)\]\s*[=~]=\s*` + v + `\b`)
+		if c := cmp.FindStringSubmatch(src); c != nil {
+			n := c[1]
+			if n == "" {
+				n = c[2]
+			}
+			s.TokenArg, _ = strconv.Atoi(n)
+		}
+	}
+	checked := s.TokenArg > 0
+	switch {
+	case del.MatchString(src):
+		s.Kind = UncheckedDelete
+		if checked {
+			s.Kind = CompareAndDelete
+		}
+	case expire.MatchString(src):
+		m := expire.FindStringSubmatch(src)
+		s.TTLMillis = strings.EqualFold(m[1], "p")
+		n := m[2]
+		if n == "" {
+			n = m[3]
+		}
+		s.TTLArg, _ = strconv.Atoi(n)
+		s.Kind = UncheckedExpire
+		if checked {
+			s.Kind = CompareAndExpire
+		}
+	default:
+		s.TokenArg = 0
+	}
+	return s
+}
+
+// Canonical scripts lockvet's fixes insert (the forms the Redis
+// documentation and the common lock libraries use). ARGV[1] is the owner
+// token; for renew, ARGV[2] is the TTL in milliseconds.
+const (
+	UnlockSrc = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`
+	RenewSrc  = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end`
+)

@@ -1,0 +1,32 @@
+package lua
+
+import "testing"
+
+func TestClassify(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want Script
+	}{
+		{UnlockSrc, Script{Kind: CompareAndDelete, TokenArg: 1}},
+		{RenewSrc, Script{Kind: CompareAndExpire, TokenArg: 1, TTLArg: 2, TTLMillis: true}},
+		{`if redis.call('GET', KEYS[1]) == ARGV[1] then
+			return redis.call('DEL', KEYS[1])
+		end
+		return 0`, Script{Kind: CompareAndDelete, TokenArg: 1}},
+		{`if ARGV[2] == redis.call("get",KEYS[1]) then return redis.call("unlink",KEYS[1]) end`, Script{Kind: CompareAndDelete, TokenArg: 2}},
+		{`local v = redis.call("get", KEYS[1])
+		if v == ARGV[1] then return redis.call("del", KEYS[1]) end
+		return 0`, Script{Kind: CompareAndDelete, TokenArg: 1}},
+		{`if redis.call("get",KEYS[1]) ~= ARGV[1] then return 0 end
+		return redis.call("expire",KEYS[1],ARGV[2])`, Script{Kind: CompareAndExpire, TokenArg: 1, TTLArg: 2}},
+		{`if redis.call("get",KEYS[1]) == ARGV[1] then return redis.call("pexpire",KEYS[1],tonumber(ARGV[3])) end`, Script{Kind: CompareAndExpire, TokenArg: 1, TTLArg: 3, TTLMillis: true}},
+		{`return redis.call("del", KEYS[1])`, Script{Kind: UncheckedDelete}},
+		{`return redis.call("pexpire", KEYS[1], ARGV[1])`, Script{Kind: UncheckedExpire, TTLArg: 1, TTLMillis: true}},
+		{`return redis.call("incr", KEYS[1])`, Script{}},
+		{`local v = redis.call("get", KEYS[1]) return v`, Script{}},
+	} {
+		if got := Classify(tc.src); got != tc.want {
+			t.Errorf("Classify(%q) = %+v, want %+v", tc.src, got, tc.want)
+		}
+	}
+}
