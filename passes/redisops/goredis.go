@@ -67,7 +67,7 @@ var goRedisEval = map[string]bool{"Eval": true, "EvalSha": true, "EvalRO": true,
 var goRedisScriptRun = map[string]bool{"Run": true, "RunRO": true, "Eval": true, "EvalSha": true, "EvalRO": true, "EvalShaRO": true}
 
 func goRedisNames() []string {
-	ns := []string{"SetArgs", "TxPipelined", "Pipelined", "TxPipeline", "Pipeline", "Watch", "Run", "RunRO"}
+	ns := []string{"SetArgs", "TxPipelined", "Pipelined", "TxPipeline", "Pipeline", "Watch", "Run", "RunRO", "Exec", "ExecContext", "Discard", "Close"}
 	for n := range goRedisCmds {
 		ns = append(ns, n)
 	}
@@ -97,6 +97,17 @@ func (goRedis) scopeOpener(fn *types.Func) (ScopeKind, bool, int, bool) {
 		return Direct, true, ctx, true
 	}
 	return 0, false, 0, false
+}
+
+// flushes: Exec sends the queued commands and empties the pipeline
+// (ExecContext in v7); Discard drops them, and so does Close on a v6–v8
+// pipeline. Only calls on a pipeline are recorded as flushes.
+func (goRedis) flushes(fn *types.Func) bool {
+	switch fn.Name() {
+	case "Exec", "ExecContext", "Discard", "Close":
+		return true
+	}
+	return false
 }
 
 func (g goRedis) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op {

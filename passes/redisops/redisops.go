@@ -167,7 +167,19 @@ type Result struct {
 	// Inspector is the package's inspector, for checks that need to look
 	// beyond operations (callers of a helper, for example).
 	Inspector *inspector.Inspector
-	byPos     map[*ast.CallExpr]*Op
+	// Flushes lists, in source order, the calls that send or drop what a
+	// pipeline or transaction has queued (pipe.Exec, pipe.Discard).
+	Flushes []*Flush
+	byPos   map[*ast.CallExpr]*Op
+}
+
+// Flush is a call on a pipeline or transaction that sends or drops what
+// has been queued on it so far: operations queued before it and after it
+// run in different batches.
+type Flush struct {
+	Call   *ast.CallExpr
+	Cursor inspector.Cursor // cursor at Call
+	Scope  Scope            // the pipeline or transaction flushed
 }
 
 // Op returns the operation performed by call, or nil.
@@ -206,6 +218,12 @@ type adapter interface {
 	// withTTL returns edits that make the acquire o carry ttl (source text
 	// already in o's TTL unit), or false when that is not possible.
 	withTTL(pass *analysis.Pass, o *Op, ttl string) ([]analysis.TextEdit, bool)
+}
+
+// flusher is implemented by adapters whose pipelines are sent or emptied
+// by a method call on the pipeline (Exec, Discard).
+type flusher interface {
+	flushes(fn *types.Func) bool
 }
 
 // adapters, and the method names that can start a match (cheap prefilter
@@ -275,6 +293,12 @@ func run(pass *analysis.Pass, _ *lvconfig.Config) (any, error) {
 					valueScopes = map[types.Object]Scope{}
 				}
 				valueScopes[obj] = sc
+			}
+			continue
+		}
+		if fl, ok := ad.(flusher); ok && fl.flushes(fn) {
+			if sc := scopeOf(pass.TypesInfo, cur, sel.X, closureScopes, valueScopes); sc.Node != nil {
+				res.Flushes = append(res.Flushes, &Flush{Call: call, Cursor: cur, Scope: sc})
 			}
 			continue
 		}
