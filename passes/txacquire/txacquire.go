@@ -1,0 +1,338 @@
+// Package txacquire defines LV102: a lock acquired without a TTL and given
+// one by an EXPIRE queued in the same MULTI/EXEC transaction or pipeline.
+package txacquire
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/lockvet/lockvet/internal/lvconfig"
+	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/fixes"
+	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/internal/report"
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// Rule describes the check.
+var Rule = &rules.Rule{
+	ID:    "LV102",
+	Name:  "txacquire",
+	Title: "lock acquired without a TTL and expired in the same transaction or pipeline",
+	Why: `A transaction (MULTI/EXEC, TxPipelined) is atomic but has no conditions:
+every queued command runs. When SETNX (SetNX with a zero TTL, SET NX without
+EX/PX) and EXPIRE of the same key are queued together, the EXPIRE runs even
+when SETNX lost because another process holds the lock, and rewrites the TTL
+of that owner's lock: its lock is extended, or cut short, by a process that
+does not hold it. Queued before the SETNX, the EXPIRE finds no key when the
+lock is free, and the lock is then taken with no TTL at all. A plain
+pipeline (Pipelined) is not even atomic: other clients' commands can run
+between the two.`,
+	Fix: `Acquire and set the TTL in one command: SetNX(ctx, key, token, ttl), or
+SetArgs with Mode "NX" and TTL; it needs no transaction. The suggested fix
+moves the EXPIRE's TTL into the acquire and deletes the EXPIRE, leaving the
+acquire where it is so that the code reading the pipeline's results still
+builds. It is offered only when nothing reads the pipeline's command list
+(whose positions would shift) or the EXPIRE's result, and when the EXPIRE
+runs whenever the acquire is queued.`,
+	Bad: `_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+	pipe.SetNX(ctx, key, token, 0)
+	pipe.Expire(ctx, key, 30*time.Second)
+	return nil
+})`,
+	Good:     `ok, err := rdb.SetNX(ctx, key, token, 30*time.Second).Result()`,
+	Since:    "v0.1.0",
+	Severity: rules.Error,
+	CWE:      []string{"CWE-667"},
+}
+
+// Analyzer is LV102 with the default configuration.
+var Analyzer = New(redisops.Analyzer, nil)
+
+// New returns LV102 reading the operations of ops, configured by cfg.
+func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     Rule.Name,
+		Doc:      Rule.Doc(),
+		URL:      Rule.URL(),
+		Requires: []*analysis.Analyzer{ops},
+		Run: func(pass *analysis.Pass) (any, error) {
+			run(pass, pass.ResultOf[ops].(*redisops.Result), report.New(pass, Rule, cfg))
+			return nil, nil
+		},
+	}
+}
+
+// pair is one finding: an acquire and an expire of the same key queued in
+// the same batch.
+type pair struct {
+	f    *redisops.Func
+	a, e *redisops.Op
+}
+
+func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
+	var pairs []pair
+	expires := map[*redisops.Op]int{} // acquire → expires paired with it
+	for _, f := range res.Funcs {
+		for _, e := range f.Ops {
+			if e.Kind != redisops.Expire || !batched(e) || e.TTL == nil || e.Key() == nil || deletes(pass, e) {
+				continue
+			}
+			for _, a := range f.Ops {
+				if (a.Kind != redisops.Acquire && a.Kind != redisops.GetSet) || !a.NoTTL ||
+					a.Scope.Node != e.Scope.Node || a.Scope.Kind != e.Scope.Kind ||
+					a.Call.Pos() >= e.Call.Pos() && a.Call.Pos() < e.Call.End() ||
+					!keyid.Same(pass.TypesInfo, f.Body, a.Key(), e.Key()) ||
+					!sameBatch(res, f, a, e) || checkedUnderWatch(pass, res, a) {
+					continue
+				}
+				pairs = append(pairs, pair{f, a, e})
+				expires[a]++
+				break
+			}
+		}
+	}
+	for _, p := range pairs {
+		reportPair(pass, res, r, p, expires[p.a] == 1)
+	}
+}
+
+// batched: the operation is queued in a transaction or pipeline.
+func batched(o *redisops.Op) bool {
+	return o.Scope.Node != nil && (o.Scope.Kind == redisops.Tx || o.Scope.Kind == redisops.Pipeline)
+}
+
+// batchName names the batch an operation is queued in, for messages.
+func batchName(sc redisops.Scope) string {
+	if sc.Kind == redisops.Pipeline {
+		return "pipeline"
+	}
+	return "transaction"
+}
+
+// deletes reports whether the expire has a constant TTL ≤ 0, which deletes
+// the key rather than setting a TTL (that is LV104's finding).
+func deletes(pass *analysis.Pass, e *redisops.Op) bool {
+	tv, ok := pass.TypesInfo.Types[e.TTL]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) <= 0
+}
+
+// sameBatch reports whether a and e, queued on the same pipeline, can be
+// queued together: one can follow the other in f, and no flush of that
+// pipeline (Exec, Discard) lies between them in the source, which would
+// send them in different batches.
+func sameBatch(res *redisops.Result, f *redisops.Func, a, e *redisops.Op) bool {
+	lo, hi := a.Call.Pos(), e.Call.Pos()
+	if hi < lo {
+		lo, hi = hi, lo
+	}
+	for _, fl := range res.Flushes {
+		if fl.Scope.Node == a.Scope.Node && lo < fl.Call.Pos() && fl.Call.Pos() < hi {
+			return false
+		}
+	}
+	return f.Reachable(a.Call.Pos(), e.Call.Pos()) || f.Reachable(e.Call.Pos(), a.Call.Pos())
+}
+
+// checkedUnderWatch reports whether the acquire's transaction runs in a
+// Watch callback that reads the lock key before it: the optimistic
+// check-then-set recipe, where EXEC aborts if the key changed after WATCH,
+// so the queued EXPIRE never reaches another owner's lock.
+func checkedUnderWatch(pass *analysis.Pass, res *redisops.Result, a *redisops.Op) bool {
+	if !a.Scope.InWatch {
+		return false
+	}
+	opener := a.Scope.Node
+	var cb *ast.FuncLit
+	for c := range a.Cursor.Enclosing((*ast.FuncLit)(nil)) {
+		if lit := c.Node().(*ast.FuncLit); lit.Pos() < opener.Pos() && opener.End() <= lit.End() {
+			cb = lit
+			break
+		}
+	}
+	if cb == nil {
+		return false
+	}
+	for _, g := range res.Ops {
+		if g.Kind == redisops.Get && g.Scope.Kind == redisops.Direct && g.Scope.InWatch &&
+			cb.Pos() < g.Call.Pos() && g.Call.End() <= opener.Pos() &&
+			keyid.Same(pass.TypesInfo, cb.Body, g.Key(), a.Key()) {
+			return true
+		}
+	}
+	return false
+}
+
+func reportPair(pass *analysis.Pass, res *redisops.Result, r *report.Reporter, p pair, single bool) {
+	a, e := p.a, p.e
+	key := fixes.Text(pass.Fset, a.Key())
+	batch := batchName(a.Scope)
+	notAtomic := ""
+	if a.Scope.Kind == redisops.Pipeline {
+		notAtomic = ", and a pipeline is not even atomic: other clients' commands can run between the two"
+	}
+	related := "lock acquired here without a TTL, in the same " + batch
+	if a.Kind == redisops.GetSet {
+		related = "lock taken over here, its TTL cleared, in the same " + batch
+	}
+	var msg string
+	switch {
+	case a.Kind == redisops.GetSet && e.Call.Pos() < a.Call.Pos():
+		msg = fmt.Sprintf("%s is queued before %s in the same %s, and %s clears the TTL it set: the lock %s is left with no TTL, held forever; take over with one SET that carries the TTL",
+			e.Method, a.Method, batch, a.Method, key)
+	case a.Kind == redisops.GetSet:
+		msg = fmt.Sprintf("%s is queued with %s in the same %s and runs even when the takeover lost: it rewrites the TTL of the lock %s that another owner holds%s; take over with one SET that carries the TTL",
+			e.Method, a.Method, batch, key, notAtomic)
+	case e.Call.Pos() < a.Call.Pos():
+		msg = fmt.Sprintf("%s is queued before %s in the same %s: it rewrites the TTL of the lock %s when another owner holds it, and when the key is free it expires nothing, so %s takes the lock with no TTL, held forever%s; pass the TTL to %s and drop the %s",
+			e.Method, a.Method, batch, key, a.Method, notAtomic, a.Method, e.Method)
+	default:
+		msg = fmt.Sprintf("%s is queued with %s in the same %s and runs even when %s lost: it rewrites the TTL of the lock %s that another owner holds%s; pass the TTL to %s and drop the %s",
+			e.Method, a.Method, batch, a.Method, key, notAtomic, a.Method, e.Method)
+	}
+	d := analysis.Diagnostic{
+		Pos:     e.Call.Pos(),
+		End:     e.Call.End(),
+		Message: msg,
+		Related: []analysis.RelatedInformation{{Pos: a.Call.Pos(), End: a.Call.End(), Message: related}},
+	}
+	if single {
+		if fix, ok := moveTTL(pass, res, p); ok {
+			d.SuggestedFixes = []analysis.SuggestedFix{fix}
+		}
+	}
+	r.Report(d)
+}
+
+// moveTTL builds the fix: the EXPIRE's TTL goes into the acquire, which
+// stays where it is, and the EXPIRE statement is deleted. It fails rather
+// than produce code that does not build or behaves differently in other
+// ways.
+func moveTTL(pass *analysis.Pass, res *redisops.Result, p pair) (analysis.SuggestedFix, bool) {
+	a, e := p.a, p.e
+	if a.Kind != redisops.Acquire || !fixes.InScopeAt(pass.TypesInfo, pass.Pkg, e.TTL, a.Call.Pos()) {
+		return analysis.SuggestedFix{}, false
+	}
+	stmt, ok := fixes.Removable(pass.TypesInfo, e.Cursor)
+	if !ok || stmt.Pos() <= a.Call.Pos() && a.Call.End() <= stmt.End() ||
+		fixes.Orphans(pass.TypesInfo, p.f.Body, stmt.Pos(), stmt.End(), e.TTL) {
+		return analysis.SuggestedFix{}, false
+	}
+	// The EXPIRE must be queued exactly when the acquire is: deleting one
+	// queued on other paths too would drop it where no acquire replaces it,
+	// and one queued under a condition of its own (Removable then takes the
+	// whole if) would make the TTL unconditional.
+	if !fixes.Together(a.Cursor, e.Cursor) {
+		return analysis.SuggestedFix{}, false
+	}
+	// Deleting a queued command shifts or shortens the command list the
+	// pipeline returns; code reading that list would read the wrong reply.
+	if !resultsUnread(res, a.Scope) {
+		return analysis.SuggestedFix{}, false
+	}
+	edits, ok := a.WithTTL(pass, e, fixes.Text(pass.Fset, e.TTL))
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
+	edits = append(edits, fixes.DeleteStmt(pass, stmt))
+	msg := fmt.Sprintf("Pass the TTL to %s and delete the %s", a.Method, e.Method)
+	if onlyCommand(pass.TypesInfo, res, a, e) {
+		msg += fmt.Sprintf("; %s is then the only command in %s, so the %s can be dropped and %s sent on its own",
+			a.Method, fixes.Text(pass.Fset, a.Scope.Node.Fun), batchName(a.Scope), a.Method)
+	}
+	return analysis.SuggestedFix{Message: msg, TextEdits: edits}, true
+}
+
+// resultsUnread reports whether the command list of the batch is dropped:
+// the call that opened it (closure form) or every flush of it (value form)
+// stands as a statement or assigns its first result to _.
+func resultsUnread(res *redisops.Result, sc redisops.Scope) bool {
+	if closureForm(sc.Node) {
+		c, ok := res.Inspector.Root().FindNode(sc.Node)
+		return ok && dropsFirstResult(c)
+	}
+	n := 0
+	for _, fl := range res.Flushes {
+		if fl.Scope.Node != sc.Node {
+			continue
+		}
+		if !dropsFirstResult(fl.Cursor) {
+			return false
+		}
+		n++
+	}
+	// No flush seen: the pipeline is sent elsewhere, where its results
+	// may be read.
+	return n > 0
+}
+
+func closureForm(opener *ast.CallExpr) bool {
+	for _, arg := range opener.Args {
+		if _, ok := ast.Unparen(arg).(*ast.FuncLit); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// dropsFirstResult: the call at c is an expression statement (also
+// deferred), or its first result is assigned to the blank identifier.
+func dropsFirstResult(c inspector.Cursor) bool {
+	switch p := c.Parent().Node().(type) {
+	case *ast.ExprStmt, *ast.DeferStmt, *ast.GoStmt:
+		return true
+	case *ast.AssignStmt:
+		if len(p.Rhs) != 1 || p.Rhs[0] != c.Node() || len(p.Lhs) == 0 {
+			return false
+		}
+		id, ok := p.Lhs[0].(*ast.Ident)
+		return ok && id.Name == "_"
+	}
+	return false
+}
+
+// onlyCommand reports whether, once e is deleted, a is the only thing done
+// with its pipeline besides sending it: the pipeline variable appears
+// nowhere else in the scope that declares it.
+func onlyCommand(info *types.Info, res *redisops.Result, a, e *redisops.Op) bool {
+	recv, ok := ast.Unparen(a.Recv).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	obj := info.Uses[recv]
+	if obj == nil || obj.Parent() == nil {
+		return false
+	}
+	known := map[ast.Expr]bool{ast.Unparen(a.Recv): true, ast.Unparen(e.Recv): true}
+	for _, fl := range res.Flushes {
+		if fl.Scope.Node == a.Scope.Node {
+			if sel, ok := ast.Unparen(fl.Call.Fun).(*ast.SelectorExpr); ok {
+				known[ast.Unparen(sel.X)] = true
+			}
+		}
+	}
+	scope := obj.Parent()
+	var region ast.Node
+	for c := range a.Cursor.Enclosing() {
+		if n := c.Node(); n.Pos() <= scope.Pos() && scope.End() <= n.End() {
+			region = n
+			break
+		}
+	}
+	if region == nil {
+		return false
+	}
+	only := true
+	ast.Inspect(region, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj && !known[id] {
+			only = false
+		}
+		return only
+	})
+	return only
+}

@@ -1,0 +1,18 @@
+package txacquire_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/lockvet/lockvet/passes/internal/lvtest"
+	"github.com/lockvet/lockvet/passes/txacquire"
+)
+
+func TestTxAcquire(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), txacquire.Analyzer, "./txacquire/...")
+}
+
+func TestFixedCodeIsClean(t *testing.T) {
+	lvtest.FixedIsClean(t, lvtest.TestData(t), txacquire.Analyzer, "./txacquire/...")
+}
