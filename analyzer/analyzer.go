@@ -15,6 +15,7 @@ import (
 	"github.com/lockvet/lockvet/internal/rules"
 	"github.com/lockvet/lockvet/passes/redisops"
 	"github.com/lockvet/lockvet/passes/setnxexpire"
+	"github.com/lockvet/lockvet/passes/txacquire"
 )
 
 // Rule is a check's descriptor: ID, analyzer name, title, rationale,
@@ -30,6 +31,7 @@ type Check struct {
 // registry lists every check, in ID order.
 var registry = []Check{
 	{setnxexpire.Rule, setnxexpire.New},
+	{txacquire.Rule, txacquire.New},
 }
 
 // Rules returns every check's descriptor, in ID order.
