@@ -57,9 +57,9 @@ var Analyzer = New(redisops.Analyzer, nil)
 // New returns LV102 reading the operations of ops, configured by cfg.
 func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 	return &analysis.Analyzer{
-		Name:     Rule.Name,
-		Doc:      Rule.Doc(),
-		URL:      Rule.URL(),
+		Name:       Rule.Name,
+		Doc:        Rule.Doc(),
+		URL:        Rule.URL(),
 		Requires:   []*analysis.Analyzer{ops},
 		ResultType: report.ResultType,
 		Run: func(pass *analysis.Pass) (any, error) {
@@ -67,7 +67,6 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 			run(pass, pass.ResultOf[ops].(*redisops.Result), r)
 			return r.Done(), nil
 		},
-
 	}
 }
 
