@@ -1,0 +1,217 @@
+package v9
+
+import (
+	"context"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"lockvet.test/ttlunit/v9/conf"
+)
+
+const lockTTL = 30 // meant as seconds
+
+const typedTTL time.Duration = 45
+
+const (
+	shortTTL = 10 * time.Second
+	alsoTTL  // repeats 10 * time.Second: has a unit
+)
+
+const noTTL = 0
+
+const oneSecond time.Duration = 1_000_000_000 // nanoseconds on purpose
+
+type Config struct {
+	LockSeconds int
+	TimeoutMs   int64
+	TTL         time.Duration
+	TTLNanos    int64
+}
+
+// Bug: an untyped literal is 30ns.
+func literal(ctx context.Context, rdb *redis.Client, key, tok string) (bool, error) {
+	return rdb.SetNX(ctx, key, tok, 30).Result() // want `^TTL 30 is 30ns: a time\.Duration counts nanoseconds, so the lock expires after the client's minimum TTL \(1 ms\) and a second caller takes it, or the client sends 0 and the acquire fails; write 30 \* time\.Second or 30 \* time\.Millisecond, whichever was meant$`
+}
+
+// Bug: a named untyped constant.
+func namedConst(ctx context.Context, rdb redis.Cmdable, key, tok string) bool {
+	return rdb.SetNX(ctx, key, tok, lockTTL).Val() // want `TTL lockTTL is 30ns: .*; declare lockTTL as 30 \* time\.Second or 30 \* time\.Millisecond, whichever was meant$`
+}
+
+// Bug: a typed constant without a unit.
+func typedConst(ctx context.Context, rdb *redis.Client, key, tok string) {
+	rdb.SetNX(ctx, key, tok, typedTTL) // want `TTL typedTTL is 45ns`
+}
+
+// Bug: a conversion is not a unit.
+func convertedConst(ctx context.Context, rdb *redis.Client, key, tok string) {
+	rdb.SetNX(ctx, key, tok, time.Duration(15)) // want `TTL time\.Duration\(15\) is 15ns`
+}
+
+// Bug: an untyped constant from another package (its spelling cannot
+// carry a unit).
+func importedConst(ctx context.Context, rdb *redis.Client, key, tok string) {
+	rdb.SetNX(ctx, key, tok, conf.LockTTL) // want `TTL conf\.LockTTL is 30ns: .*declare conf\.LockTTL as 30 \* time\.Second`
+}
+
+// Bug: SetArgs with NX and a bare TTL.
+func setArgs(ctx context.Context, rdb redis.UniversalClient, key, tok string) error {
+	return rdb.SetArgs(ctx, key, tok, redis.SetArgs{Mode: "NX", TTL: 30}).Err() // want `TTL 30 is 30ns: .*the lock expires`
+}
+
+// Bug: a plain write; the key expires at once.
+func cacheSet(ctx context.Context, rdb *redis.Client, key string, val []byte) {
+	rdb.Set(ctx, key, val, 10) // want `TTL 10 is 10ns: .*so the key expires after the client's minimum TTL \(1 ms, or 1 s for a seconds command\)`
+}
+
+// Bug: SETEX rounds 60ns up to 1 s.
+func setEx(ctx context.Context, rdb *redis.Client, key string) {
+	rdb.SetEx(ctx, key, "v", 60) // want `TTL 60 is 60ns`
+}
+
+// Bug: PEXPIRE with 500 is 500ns, not 500 ms.
+func pexpire(ctx context.Context, rdb *redis.Client, key string) {
+	rdb.PExpire(ctx, key, 500) // want `TTL 500 is 500ns: .*so PExpire sets the shortest TTL the client can send`
+}
+
+// Bug: EXPIRE with 30ns sends EXPIRE key 1.
+func expireBare(ctx context.Context, rdb *redis.Client, key string) {
+	rdb.Expire(ctx, key, 30000) // want `TTL 30000 is 30µs: .*so Expire sets the shortest TTL`
+}
+
+// Bug: in a transaction too.
+func inTx(ctx context.Context, rdb *redis.Client, key, tok string) {
+	rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+		pipe.SetNX(ctx, key, tok, 20) // want `TTL 20 is 20ns`
+		return nil
+	})
+}
+
+// Bug: a local variable with a single unitless value.
+func localVar(ctx context.Context, rdb *redis.Client, key, tok string) {
+	ttl := time.Duration(20)
+	rdb.SetNX(ctx, key, tok, ttl) // want `TTL ttl is 20ns`
+}
+
+// Bug: seconds from a variable, converted without a unit.
+func fromVar(ctx context.Context, rdb *redis.Client, key, tok string, seconds int) {
+	rdb.SetNX(ctx, key, tok, time.Duration(seconds)) // want `^TTL time\.Duration\(seconds\) is seconds nanoseconds: converting a number to time\.Duration gives it no unit, .*; multiply by the unit, e\.g\. time\.Duration\(seconds\) \* time\.Second$`
+}
+
+// Bug: seconds from a struct field.
+func fromField(ctx context.Context, rdb *redis.Client, cfg *Config, key, tok string) {
+	rdb.SetArgs(ctx, key, tok, redis.SetArgs{Mode: "NX", TTL: time.Duration(cfg.LockSeconds)}) // want `TTL time\.Duration\(cfg\.LockSeconds\) is cfg\.LockSeconds nanoseconds`
+}
+
+// Bug: milliseconds from a field, through a local variable.
+func fromFieldVar(ctx context.Context, rdb *redis.Client, cfg Config, key string) {
+	ttl := time.Duration(cfg.TimeoutMs)
+	rdb.PExpire(ctx, key, ttl) // want `TTL ttl is cfg\.TimeoutMs nanoseconds: .*e\.g\. time\.Duration\(cfg\.TimeoutMs\) \* time\.Millisecond$`
+}
+
+// Bug: ttl.Seconds() read as nanoseconds; the fix passes ttl.
+func durationMethod(ctx context.Context, rdb *redis.Client, key, tok string, ttl time.Duration) {
+	rdb.SetNX(ctx, key, tok, time.Duration(ttl.Seconds())) // want `^TTL time\.Duration\(ttl\.Seconds\(\)\) reads ttl\.Seconds\(\) \(a count of seconds\) as nanoseconds: the TTL becomes about a billion times too short \(cut to the client's 1 ms minimum\) instead of ttl; pass ttl itself$`
+}
+
+// Bug: the same through int64(…); the fix passes the field.
+func durationMethodField(ctx context.Context, rdb *redis.Client, cfg *Config, key string) {
+	rdb.Expire(ctx, key, time.Duration(int64(cfg.TTL.Milliseconds()))) // want `reads int64\(cfg\.TTL\.Milliseconds\(\)\) \(a count of milliseconds\) as nanoseconds: the TTL becomes about a million times too short`
+}
+
+// Bug: an absolute time as a TTL.
+func unixNano(ctx context.Context, rdb *redis.Client, key, tok string, deadline time.Time) {
+	rdb.SetNX(ctx, key, tok, time.Duration(deadline.UnixNano())) // want `^TTL time\.Duration\(deadline\.UnixNano\(\)\) is computed from deadline\.UnixNano\(\), a point in time counted since 1970, not a length of time: .*; pass time\.Until\(deadline\), or set an absolute expiry \(ExpireAt, PXAT\)$`
+}
+
+func unixSeconds(ctx context.Context, rdb *redis.Client, key string, deadline time.Time) {
+	rdb.Expire(ctx, key, time.Duration(deadline.Unix())*time.Second) // want `is computed from deadline\.Unix\(\)`
+}
+
+func nowPlus(ctx context.Context, rdb *redis.Client, key string) {
+	rdb.Set(ctx, key, "v", time.Duration(time.Now().Unix()+30)*time.Second) // want `is computed from time\.Now\(\)\.Unix\(\)`
+}
+
+func unixMinus(ctx context.Context, rdb *redis.Client, key string, deadline time.Time) {
+	rdb.PExpire(ctx, key, time.Duration(deadline.UnixMilli()-500)*time.Millisecond) // want `is computed from deadline\.UnixMilli\(\)`
+}
+
+func unixVar(ctx context.Context, rdb *redis.Client, key string) {
+	exp := time.Now().Add(time.Minute).Unix()
+	rdb.Expire(ctx, key, time.Duration(exp)*time.Second) // want `is computed from time\.Now\(\)\.Add\(time\.Minute\)\.Unix\(\)`
+}
+
+// Bug: EXPIRE with 0 or less deletes the key.
+func expireZero(ctx context.Context, rdb *redis.Client, key string) {
+	rdb.Expire(ctx, key, 0) // want `^Expire with a TTL of 0 deletes key at once: Redis treats a timeout of 0 or less as a delete, not as "no expiry"; call Del to delete it, Persist to drop its TTL, or pass the TTL you meant$`
+}
+
+func expireNegative(ctx context.Context, rdb *redis.Client, key string) {
+	rdb.Expire(ctx, key, -1) // want `Expire with a TTL of -1 deletes key at once`
+}
+
+func pexpireNamedZero(ctx context.Context, rdb *redis.Client, m *Config) {
+	rdb.PExpire(ctx, "lock:job", noTTL) // want `PExpire with a TTL of noTTL \(0\) deletes "lock:job" at once`
+}
+
+func expireNX(ctx context.Context, rdb *redis.Client, key string) {
+	rdb.ExpireNX(ctx, key, -2*time.Second) // want `ExpireNX with a TTL of -2 \* time\.Second \(-2s\) deletes key`
+}
+
+// Silent: durations with units.
+func withUnits(ctx context.Context, rdb *redis.Client, cfg *Config, key, tok string, n int, ttl time.Duration, deadline time.Time, start int64) {
+	rdb.SetNX(ctx, key, tok, 30*time.Second)
+	rdb.SetNX(ctx, key, tok, time.Duration(n)*time.Second)
+	rdb.SetNX(ctx, key, tok, time.Millisecond*time.Duration(cfg.TimeoutMs))
+	rdb.SetNX(ctx, key, tok, ttl)
+	rdb.SetNX(ctx, key, tok, cfg.TTL)
+	rdb.SetNX(ctx, key, tok, shortTTL)
+	rdb.SetNX(ctx, key, tok, alsoTTL)
+	rdb.SetNX(ctx, key, tok, 500*time.Microsecond) // sub-millisecond, but on purpose
+	rdb.SetNX(ctx, key, tok, oneSecond)
+	rdb.SetNX(ctx, key, tok, 1_000_000_000)
+	rdb.SetNX(ctx, key, tok, 5_000_000) // 5 ms: ≥ 1 ms is sent as written
+	rdb.SetNX(ctx, key, tok, conf.Grace)
+	rdb.SetNX(ctx, key, tok, time.Until(deadline))
+	rdb.SetNX(ctx, key, tok, deadline.Sub(time.Now()))
+	rdb.SetNX(ctx, key, tok, time.Duration(deadline.Unix()-time.Now().Unix())*time.Second)
+	rdb.SetNX(ctx, key, tok, time.Duration(deadline.UnixNano()-start)) // start may be a point in time too
+	rdb.SetNX(ctx, key, tok, time.Duration(float64(ttl)*0.9))
+	rdb.SetNX(ctx, key, tok, time.Duration(ttl.Nanoseconds()))
+	rdb.SetNX(ctx, key, tok, time.Duration(cfg.TTLNanos))
+	rdb.SetNX(ctx, key, tok, time.Duration(ttl.Milliseconds())*time.Millisecond)
+	rdb.Expire(ctx, key, time.Minute)
+	rdb.PExpire(ctx, key, ttl)
+	rdb.ExpireAt(ctx, key, deadline)
+	rdb.Set(ctx, key, "v", time.Duration(time.Now().Unix()%60)*time.Second)
+}
+
+// Silent: 0 means "no expiry" for SET (normal for a cache), and for SETNX
+// it is another check's business; KeepTTL is -1.
+func zeros(ctx context.Context, rdb *redis.Client, key, tok string) {
+	rdb.Set(ctx, key, "v", 0)
+	rdb.Set(ctx, key, "v", redis.KeepTTL)
+	rdb.SetNX(ctx, key, tok, 0)
+	rdb.SetNX(ctx, key, tok, redis.KeepTTL)
+	rdb.SetArgs(ctx, key, tok, redis.SetArgs{Mode: "NX", KeepTTL: true})
+}
+
+// Silent: suppressed in source, with a reason.
+func suppressed(ctx context.Context, rdb *redis.Client, key, tok string) {
+	//lockvet:ignore LV104 -- test fixture: a 1 ms lock on purpose
+	rdb.SetNX(ctx, key, tok, 1)
+	rdb.Expire(ctx, key, 0) //lockvet:ignore ttlunit -- deleting through EXPIRE 0 on purpose
+}
+
+// Silent: a variable assigned more than once, and one of a custom type.
+type Millis int64
+
+func notSingle(ctx context.Context, rdb *redis.Client, key, tok string, slow bool, d Millis) {
+	ttl := time.Duration(20)
+	if slow {
+		ttl = time.Minute
+	}
+	rdb.SetNX(ctx, key, tok, ttl)
+	rdb.SetNX(ctx, key, tok, time.Duration(d))
+}

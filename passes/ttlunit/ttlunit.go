@@ -1,0 +1,660 @@
+// Package ttlunit defines LV104: a TTL whose value is not what it looks
+// like (a bare number read as nanoseconds, a count converted to
+// time.Duration without a unit, a point in time used as a duration, a
+// time.Duration sent raw to a Lua script, an EXPIRE that deletes).
+package ttlunit
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/lockvet/lockvet/internal/lvconfig"
+	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/fixes"
+	"github.com/lockvet/lockvet/passes/internal/report"
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// Rule describes the check.
+var Rule = &rules.Rule{
+	ID:    "LV104",
+	Name:  "ttlunit",
+	Title: "TTL in the wrong unit: nanoseconds, a point in time, or a timeout that deletes",
+	Why: `A time.Duration counts nanoseconds. SetNX(ctx, key, token, 30) compiles and
+asks for a 30ns lock: go-redis v8/v9 round it up to 1 ms (1 s for EXPIRE and
+SETEX), so the lock is gone before the work starts and a second holder takes
+it; go-redis v6/v7 send 0, which makes SET fail and EXPIRE delete the key.
+time.Duration(cfg.LockSeconds) has the same effect: a conversion is not a
+unit. A TTL computed from Unix()/UnixNano() is the current date read as a
+length of time. A time.Duration passed as a Lua script argument reaches the
+script as nanoseconds, so PEXPIRE ARGV[2] with 30s sets about 347 days (and
+go-redis v6/v7 cannot encode it at all). EXPIRE with a TTL of 0 or less
+deletes the key at once.`,
+	Fix: `Write the unit: 30 * time.Second, time.Duration(n) * time.Second; use
+time.Until(deadline) for a deadline; pass ttl.Milliseconds() to a script that
+uses PEXPIRE or PX (int64(ttl / time.Second) for EXPIRE or EX). The suggested
+fix is offered only where the intended unit is certain: .Milliseconds() for a
+script argument the script uses as a PEXPIRE/PX timeout, and ttl for
+time.Duration(ttl.Seconds()) and its siblings.`,
+	Bad:      `ok, err := rdb.SetNX(ctx, key, token, 30).Result()`,
+	Good:     `ok, err := rdb.SetNX(ctx, key, token, 30*time.Second).Result()`,
+	Since:    "v0.1.0",
+	Severity: rules.Error,
+	CWE:      []string{"CWE-682"},
+}
+
+// Analyzer is LV104 with the default configuration.
+var Analyzer = New(redisops.Analyzer, nil)
+
+// New returns LV104 reading the operations of ops, configured by cfg.
+func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:       Rule.Name,
+		Doc:        Rule.Doc(),
+		URL:        Rule.URL(),
+		Requires:   []*analysis.Analyzer{ops},
+		ResultType: report.ResultType,
+		Run: func(pass *analysis.Pass) (any, error) {
+			c := &checker{pass: pass, r: report.New(pass, Rule, cfg)}
+			for _, op := range pass.ResultOf[ops].(*redisops.Result).Ops {
+				switch op.Kind {
+				case redisops.Acquire, redisops.Write, redisops.Expire:
+					c.ttl(op)
+				case redisops.Script:
+					c.scriptArgs(op)
+				}
+			}
+			return c.r.Done(), nil
+		},
+	}
+}
+
+// maxDepth bounds how far constants and local variables are followed.
+const maxDepth = 4
+
+type checker struct {
+	pass *analysis.Pass
+	r    *report.Reporter
+}
+
+// ttl checks the TTL argument of an acquire, write or expire.
+func (c *checker) ttl(op *redisops.Op) {
+	e := op.TTL
+	if e == nil || op.TTLUnit == redisops.NoUnit || op.TTLUnit == redisops.Time {
+		return
+	}
+	info := c.pass.TypesInfo
+	tv := info.Types[e]
+	if tv.Value != nil && tv.Value.Kind() == constant.Int {
+		if op.Kind == redisops.Expire && constant.Sign(tv.Value) <= 0 {
+			c.expireDeletes(op, tv.Value)
+			return
+		}
+		v, exact := constant.Int64Val(tv.Value)
+		if op.TTLUnit == redisops.Duration && exact && v > 0 && v < int64(time.Millisecond) && isDuration(tv.Type) {
+			if decl, ok := c.unitless(e, 0); ok {
+				c.nanoConst(op, v, decl)
+			}
+		}
+		return
+	}
+	// Follow a local variable to its only definition.
+	src, def := c.origin(op, e)
+	if abs := c.absolute(op, src, 0); abs != nil {
+		c.absoluteTTL(op, e, src, def, abs)
+		return
+	}
+	if op.TTLUnit != redisops.Duration {
+		return
+	}
+	tv = info.Types[src]
+	if tv.Value != nil && tv.Value.Kind() == constant.Int {
+		v, exact := constant.Int64Val(tv.Value)
+		if exact && v > 0 && v < int64(time.Millisecond) && isDuration(tv.Type) {
+			if _, ok := c.unitless(src, 0); ok {
+				c.nanoVar(op, e, src, def, v)
+			}
+		}
+		return
+	}
+	if conv, x := c.durationConv(src); conv != nil {
+		c.bareConversion(op, e, conv, x, def)
+	}
+}
+
+// expireDeletes reports an expire whose constant TTL is ≤ 0.
+func (c *checker) expireDeletes(op *redisops.Op, v constant.Value) {
+	key := "the key"
+	if k := op.Key(); k != nil {
+		key = fixes.Text(c.pass.Fset, k)
+	}
+	c.r.Report(analysis.Diagnostic{
+		Pos: op.TTL.Pos(),
+		End: op.TTL.End(),
+		Message: fmt.Sprintf("%s with a TTL of %s deletes %s at once: Redis treats a timeout of 0 or less as a delete, not as \"no expiry\"; call Del to delete it, Persist to drop its TTL, or pass the TTL you meant",
+			op.Method, c.valueText(op.TTL, v), key),
+	})
+}
+
+// valueText is e as written, followed by its value when that differs:
+// "0", "noTTL (0)", "-2 * time.Second (-2s)".
+func (c *checker) valueText(e ast.Expr, v constant.Value) string {
+	text := fixes.Text(c.pass.Fset, e)
+	if literal(e) {
+		return text
+	}
+	val := v.ExactString()
+	if n, exact := constant.Int64Val(v); exact && isDuration(c.pass.TypesInfo.TypeOf(e)) && n != 0 {
+		val = time.Duration(n).String()
+	}
+	if text == val {
+		return text
+	}
+	return text + " (" + val + ")"
+}
+
+// literal reports whether e is a number literal, possibly negated.
+func literal(e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && (u.Op == token.SUB || u.Op == token.ADD) {
+		e = ast.Unparen(u.X)
+	}
+	_, ok := e.(*ast.BasicLit)
+	return ok
+}
+
+// consequence says what a sub-millisecond TTL does for op's kind.
+func consequence(op *redisops.Op) string {
+	switch op.Kind {
+	case redisops.Acquire:
+		return "the lock expires after the client's minimum TTL (1 ms) and a second caller takes it, or the client sends 0 and the acquire fails"
+	case redisops.Expire:
+		return op.Method + " sets the shortest TTL the client can send (1 s, or 1 ms for a millisecond command), or the client sends 0 and the key is deleted"
+	}
+	return "the key expires after the client's minimum TTL (1 ms, or 1 s for a seconds command), or the client sends 0 and the write fails"
+}
+
+// nanoConst reports a constant TTL below 1 ms written without a unit.
+// decl is the named constant's declaration, if the TTL names one.
+func (c *checker) nanoConst(op *redisops.Op, v int64, decl *constDecl) {
+	text := fixes.Text(c.pass.Fset, op.TTL)
+	advice := fmt.Sprintf("write %d * time.Second or %d * time.Millisecond, whichever was meant", v, v)
+	d := analysis.Diagnostic{Pos: op.TTL.Pos(), End: op.TTL.End()}
+	if decl != nil {
+		advice = fmt.Sprintf("declare %s as %d * time.Second or %d * time.Millisecond, whichever was meant", decl.name, v, v)
+		if decl.pos.IsValid() {
+			d.Related = []analysis.RelatedInformation{{Pos: decl.pos, End: decl.end, Message: decl.name + " declared here without a time unit"}}
+		}
+	}
+	d.Message = fmt.Sprintf("TTL %s is %s: a time.Duration counts nanoseconds, so %s; %s",
+		text, time.Duration(v), consequence(op), advice)
+	c.r.Report(d)
+}
+
+// nanoVar reports a local variable whose only value is a constant below
+// 1 ms written without a unit.
+func (c *checker) nanoVar(op *redisops.Op, e, src ast.Expr, def *ast.Ident, v int64) {
+	c.r.Report(analysis.Diagnostic{
+		Pos: e.Pos(),
+		End: e.End(),
+		Message: fmt.Sprintf("TTL %s is %s: a time.Duration counts nanoseconds, so %s; write %d * time.Second or %d * time.Millisecond, whichever was meant",
+			fixes.Text(c.pass.Fset, e), time.Duration(v), consequence(op), v, v),
+		Related: []analysis.RelatedInformation{{Pos: src.Pos(), End: src.End(), Message: def.Name + " set here without a time unit"}},
+	})
+}
+
+// absoluteTTL reports a TTL computed from an absolute time.
+func (c *checker) absoluteTTL(op *redisops.Op, e, src ast.Expr, def *ast.Ident, unix *ast.CallExpr) {
+	d := analysis.Diagnostic{
+		Pos: e.Pos(),
+		End: e.End(),
+		Message: fmt.Sprintf("TTL %s is computed from %s, a point in time counted since 1970, not a length of time: the TTL is the current date read as a duration, not the time left; pass time.Until(deadline), or set an absolute expiry (ExpireAt, PXAT)",
+			fixes.Text(c.pass.Fset, e), fixes.Text(c.pass.Fset, unix)),
+	}
+	if def != nil {
+		d.Related = []analysis.RelatedInformation{{Pos: src.Pos(), End: src.End(), Message: def.Name + " computed here"}}
+	}
+	c.r.Report(d)
+}
+
+// bareConversion reports time.Duration(x) with x a plain number.
+func (c *checker) bareConversion(op *redisops.Op, e ast.Expr, conv *ast.CallExpr, x ast.Expr, def *ast.Ident) {
+	fset := c.pass.Fset
+	xt := fixes.Text(fset, x)
+	d := analysis.Diagnostic{Pos: e.Pos(), End: e.End()}
+	if def != nil {
+		d.Related = []analysis.RelatedInformation{{Pos: conv.Pos(), End: conv.End(), Message: def.Name + " converted here without a unit"}}
+	}
+	// time.Duration(ttl.Seconds()): the receiver is the TTL that was meant.
+	if recv, method := durationMethod(c.pass.TypesInfo, x); recv != nil {
+		rt := fixes.Text(fset, recv)
+		d.Message = fmt.Sprintf("TTL %s reads %s (a count of %s) as nanoseconds: the TTL becomes about %s too short (cut to the client's 1 ms minimum) instead of %s; pass %s itself",
+			fixes.Text(fset, e), xt, strings.ToLower(method), factor(method), rt, rt)
+		if def == nil {
+			d.SuggestedFixes = []analysis.SuggestedFix{{
+				Message: "Pass " + rt,
+				TextEdits: []analysis.TextEdit{
+					{Pos: conv.Pos(), End: recv.Pos()},
+					{Pos: recv.End(), End: conv.End()},
+				},
+			}}
+		}
+		c.r.Report(d)
+		return
+	}
+	d.Message = fmt.Sprintf("TTL %s is %s nanoseconds: converting a number to time.Duration gives it no unit, so a count of seconds or milliseconds becomes a TTL of about 1 ms (the client's minimum), or 0 with clients that do not round up; multiply by the unit, e.g. time.Duration(%s) * %s",
+		fixes.Text(fset, e), xt, xt, namedUnit(x))
+	c.r.Report(d)
+}
+
+// namedUnit is the unit to suggest for a count x: time.Millisecond when
+// the last name in x says milliseconds (timeoutMs, lockMillis), else
+// time.Second. It only shapes the advice, never whether to report.
+func namedUnit(x ast.Expr) string {
+	var last string
+	ast.Inspect(x, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			last = id.Name
+		}
+		return true
+	})
+	if l := strings.ToLower(last); strings.Contains(l, "milli") || strings.HasSuffix(last, "Ms") || strings.HasSuffix(last, "MS") || strings.HasSuffix(l, "_ms") || l == "ms" {
+		return "time.Millisecond"
+	}
+	return "time.Second"
+}
+
+// factor is how many times too short a count in unit is when read as
+// nanoseconds.
+func factor(unit string) string {
+	switch unit {
+	case "Hours":
+		return "3.6e12 times"
+	case "Minutes":
+		return "6e10 times"
+	case "Seconds":
+		return "a billion times"
+	case "Milliseconds":
+		return "a million times"
+	}
+	return "a thousand times"
+}
+
+// origin follows e, when it is a local variable of op's function with a
+// single definition and no other assignment, to the defining expression.
+// It returns e itself and a nil ident otherwise.
+func (c *checker) origin(op *redisops.Op, e ast.Expr) (ast.Expr, *ast.Ident) {
+	var def *ast.Ident
+	for range maxDepth {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok || op.Func == nil {
+			break
+		}
+		rhs := singleDef(c.pass.TypesInfo, op.Func.Body, id)
+		if rhs == nil {
+			break
+		}
+		e, def = rhs, id
+	}
+	return e, def
+}
+
+// singleDef returns the value a local variable of body is defined with,
+// when that is its only assignment anywhere in body and its address is
+// never taken.
+func singleDef(info *types.Info, body *ast.BlockStmt, id *ast.Ident) ast.Expr {
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || body == nil || v.Pos() < body.Pos() || v.Pos() >= body.End() {
+		return nil
+	}
+	var rhs ast.Expr
+	writes := 0
+	is := func(e ast.Expr) bool {
+		x, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && info.ObjectOf(x) == v
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if is(l) {
+					writes++
+					if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
+						rhs = n.Rhs[i]
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if info.Defs[name] == v {
+					writes++
+					if len(n.Names) == len(n.Values) {
+						rhs = n.Values[i]
+					}
+				}
+			}
+		case *ast.IncDecStmt:
+			if is(n.X) {
+				writes++
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && is(n.X) {
+				writes++
+			}
+		case *ast.RangeStmt:
+			if n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value) {
+				writes++
+			}
+		}
+		return true
+	})
+	if writes != 1 {
+		return nil
+	}
+	return rhs
+}
+
+// constDecl is a named constant a TTL refers to, and where it is
+// declared (no position for another package's constant).
+type constDecl struct {
+	name     string
+	pos, end token.Pos
+}
+
+// unitless reports whether the constant expression e is written without
+// any of package time's constants, following this package's named
+// constants to their declarations. Constants of other packages are not
+// followed: their spelling is unknown, so they count as having a unit.
+// decl is the first named constant e refers to, if any.
+func (c *checker) unitless(e ast.Expr, depth int) (decl *constDecl, ok bool) {
+	if depth > maxDepth {
+		return nil, false
+	}
+	ok = true
+	ast.Inspect(e, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		id, isID := n.(*ast.Ident)
+		if !isID {
+			return true
+		}
+		k, isConst := c.pass.TypesInfo.Uses[id].(*types.Const)
+		if !isConst || k.Pkg() == nil { // iota, true, false
+			return true
+		}
+		if k.Pkg() != c.pass.Pkg {
+			// An untyped constant of another package has no unit
+			// whatever its spelling (any time constant would have typed
+			// it); a typed one might be 500 * time.Microsecond.
+			if b, isBasic := k.Type().(*types.Basic); !isBasic || b.Info()&types.IsUntyped == 0 {
+				ok = false
+				return false
+			}
+			if decl == nil {
+				decl = &constDecl{name: k.Pkg().Name() + "." + k.Name()}
+			}
+			return true
+		}
+		val := c.constValueExpr(k)
+		if val == nil {
+			ok = false
+			return false
+		}
+		if _, inner := c.unitless(val, depth+1); !inner {
+			ok = false
+			return false
+		}
+		if decl == nil {
+			decl = &constDecl{name: k.Name(), pos: k.Pos(), end: k.Pos() + token.Pos(len(k.Name()))}
+		}
+		return true
+	})
+	if !ok {
+		return nil, false
+	}
+	return decl, true
+}
+
+// constValueExpr returns the expression a constant of this package is
+// declared with (the repeated expression for an implicit one in a const
+// block), or nil.
+func (c *checker) constValueExpr(k *types.Const) ast.Expr {
+	for _, f := range c.pass.Files {
+		if k.Pos() < f.FileStart || k.Pos() >= f.FileEnd {
+			continue
+		}
+		path, _ := astutil.PathEnclosingInterval(f, k.Pos(), k.Pos())
+		var spec *ast.ValueSpec
+		var decl *ast.GenDecl
+		for _, n := range path {
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				if spec == nil {
+					spec = n
+				}
+			case *ast.GenDecl:
+				if decl == nil {
+					decl = n
+				}
+			}
+		}
+		if spec == nil || decl == nil || decl.Tok != token.CONST {
+			return nil
+		}
+		idx := -1
+		for i, name := range spec.Names {
+			if c.pass.TypesInfo.Defs[name] == k {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			return nil
+		}
+		// An implicit constant repeats the last explicit expression list.
+		var values []ast.Expr
+		for _, s := range decl.Specs {
+			vs := s.(*ast.ValueSpec)
+			if len(vs.Values) > 0 {
+				values = vs.Values
+			}
+			if vs == spec {
+				break
+			}
+		}
+		if idx < len(values) {
+			return values[idx]
+		}
+		return nil
+	}
+	return nil
+}
+
+// durationConv matches e = time.Duration(x) with x a plain number: not a
+// constant, of a basic numeric type, and with no time.Duration operand,
+// no constant of package time and no name that says nanoseconds in it.
+func (c *checker) durationConv(e ast.Expr) (*ast.CallExpr, ast.Expr) {
+	info := c.pass.TypesInfo
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 || call.Ellipsis.IsValid() {
+		return nil, nil
+	}
+	if tv, ok := info.Types[call.Fun]; !ok || !tv.IsType() || !isDuration(tv.Type) {
+		return nil, nil
+	}
+	x := call.Args[0]
+	tv := info.Types[x]
+	if tv.Value != nil {
+		return nil, nil
+	}
+	if b, ok := types.Unalias(tv.Type).(*types.Basic); !ok || b.Info()&types.IsNumeric == 0 {
+		return nil, nil
+	}
+	if _, m := durationMethod(info, x); m != "" {
+		return call, x
+	}
+	if !plainNumber(info, x) {
+		return nil, nil
+	}
+	return call, x
+}
+
+// plainNumber reports whether x carries no sign of being in nanoseconds
+// already: no time.Duration operand (other than as the receiver of a
+// method such as Seconds), no call of Nanoseconds, no constant of package
+// time, and no identifier that names nanoseconds.
+func plainNumber(info *types.Info, x ast.Expr) bool {
+	plain := true
+	receivers := map[ast.Expr]bool{}
+	ast.Inspect(x, func(n ast.Node) bool {
+		if !plain {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if fn, ok := typeutil.Callee(info, n).(*types.Func); ok && isTimeMethod(fn, "Duration") {
+				if fn.Name() == "Nanoseconds" {
+					plain = false
+					return false
+				}
+				if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
+					receivers[sel.X] = true
+				}
+			}
+		case *ast.Ident:
+			if nanoName(n.Name) {
+				plain = false
+				return false
+			}
+			if k, ok := info.Uses[n].(*types.Const); ok && k.Pkg() != nil && k.Pkg().Path() == "time" {
+				plain = false
+				return false
+			}
+		}
+		if e, ok := n.(ast.Expr); ok && !receivers[e] {
+			if tv, ok := info.Types[e]; ok && !tv.IsType() && isDuration(tv.Type) {
+				plain = false
+				return false
+			}
+		}
+		return true
+	})
+	return plain
+}
+
+// nanoName reports whether an identifier says its value is in
+// nanoseconds (nanos, ttlNanos, ns, timeoutNs, ttl_ns).
+func nanoName(name string) bool {
+	return strings.Contains(strings.ToLower(name), "nano") || name == "ns" ||
+		strings.HasSuffix(name, "Ns") || strings.HasSuffix(name, "NS") || strings.HasSuffix(name, "_ns")
+}
+
+// durationMethod matches x = d.Seconds() (or Minutes, Hours, Milliseconds,
+// Microseconds) on a time.Duration d, possibly converted to another
+// number type, and returns d and the method name.
+func durationMethod(info *types.Info, x ast.Expr) (ast.Expr, string) {
+	x = ast.Unparen(x)
+	call, ok := x.(*ast.CallExpr)
+	if !ok {
+		return nil, ""
+	}
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
+		return durationMethod(info, call.Args[0])
+	}
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || !isTimeMethod(fn, "Duration") || len(call.Args) != 0 {
+		return nil, ""
+	}
+	switch fn.Name() {
+	case "Hours", "Minutes", "Seconds", "Milliseconds", "Microseconds":
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || !isDuration(info.TypeOf(sel.X)) {
+			return nil, ""
+		}
+		return sel.X, fn.Name()
+	}
+	return nil, ""
+}
+
+// absolute returns the Unix*() call that makes e a point in time rather
+// than a length of time (t.Unix(), time.Duration(t.UnixNano()),
+// time.Duration(t.Unix()+30)*time.Second), or nil. A difference of two
+// points in time is a length of time, and so may be the difference with
+// anything not known to be a constant.
+func (c *checker) absolute(op *redisops.Op, e ast.Expr, depth int) *ast.CallExpr {
+	if depth > maxDepth {
+		return nil
+	}
+	info := c.pass.TypesInfo
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		if tv, ok := info.Types[e.Fun]; ok && tv.IsType() {
+			if len(e.Args) == 1 {
+				return c.absolute(op, e.Args[0], depth+1)
+			}
+			return nil
+		}
+		if fn, ok := typeutil.Callee(info, e).(*types.Func); ok && isTimeMethod(fn, "Time") {
+			switch fn.Name() {
+			case "Unix", "UnixMilli", "UnixMicro", "UnixNano":
+				return e
+			}
+		}
+	case *ast.BinaryExpr:
+		x, y := c.absolute(op, e.X, depth+1), c.absolute(op, e.Y, depth+1)
+		switch e.Op {
+		case token.ADD, token.MUL:
+			if x != nil {
+				return x
+			}
+			return y
+		case token.SUB:
+			// t.Unix() - 30 is a point in time; t.Unix() - start may be
+			// a length of time when start is one too.
+			if tv := info.Types[e.Y]; y == nil && tv.Value != nil {
+				return x
+			}
+		case token.QUO:
+			return x
+		}
+	case *ast.Ident:
+		if op.Func != nil {
+			if rhs := singleDef(info, op.Func.Body, e); rhs != nil {
+				return c.absolute(op, rhs, depth+1)
+			}
+		}
+	}
+	return nil
+}
+
+// isDuration reports whether t is time.Duration.
+func isDuration(t types.Type) bool {
+	return isTimeType(t, "Duration")
+}
+
+func isTimeType(t types.Type, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == name
+}
+
+// isTimeMethod reports whether fn is a method of time.<recv>.
+func isTimeMethod(fn *types.Func, recv string) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return isTimeType(t, recv)
+}

@@ -1,0 +1,18 @@
+package ttlunit_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/lockvet/lockvet/passes/internal/lvtest"
+	"github.com/lockvet/lockvet/passes/ttlunit"
+)
+
+func TestTTLUnit(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), ttlunit.Analyzer, "./ttlunit/...")
+}
+
+func TestFixedCodeIsClean(t *testing.T) {
+	lvtest.FixedIsClean(t, lvtest.TestData(t), ttlunit.Analyzer, "./ttlunit/...")
+}
