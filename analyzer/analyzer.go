@@ -15,6 +15,7 @@ import (
 	"github.com/lockvet/lockvet/internal/rules"
 	"github.com/lockvet/lockvet/passes/redisops"
 	"github.com/lockvet/lockvet/passes/setnxexpire"
+	"github.com/lockvet/lockvet/passes/ttlunit"
 	"github.com/lockvet/lockvet/passes/txacquire"
 )
 
@@ -32,6 +33,7 @@ type Check struct {
 var registry = []Check{
 	{setnxexpire.Rule, setnxexpire.New},
 	{txacquire.Rule, txacquire.New},
+	{ttlunit.Rule, ttlunit.New},
 }
 
 // Rules returns every check's descriptor, in ID order.
