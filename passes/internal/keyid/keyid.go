@@ -197,3 +197,9 @@ func assignedBetween(info *types.Info, body ast.Node, v *types.Var, from, to tok
 func AssignedIn(info *types.Info, body ast.Node, v *types.Var) bool {
 	return assignedBetween(info, body, v, body.Pos()-1, body.End()+1)
 }
+
+// AssignedBetween reports whether v is assigned, incremented, or has its
+// address taken in body between positions from and to (in either order).
+func AssignedBetween(info *types.Info, body ast.Node, v *types.Var, from, to token.Pos) bool {
+	return assignedBetween(info, body, v, from, to)
+}

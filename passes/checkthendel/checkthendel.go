@@ -1,0 +1,200 @@
+// Package checkthendel defines LV202: a lock released by reading it with
+// GET, comparing with the owner's token in Go, and deleting it with DEL in
+// a separate round trip.
+//
+// Decisions where the rule leaves room:
+//
+//   - The shape is its own evidence: reading a key, comparing its value
+//     with something that is not a constant, and deleting the key only
+//     when they are equal is an ownership check, whatever the key is
+//     called. When the value compared with is a constant (`== "1"`), the
+//     key must be a lock key by lockid's evidence, and the message points
+//     to LV204 (no holder can tell its lock from another's).
+//   - Silent when the delete is queued in a transaction inside Watch (WATCH
+//     key, GET, MULTI, DEL, EXEC): EXEC fails if the key changed after the
+//     GET, so the race is closed. A DEL sent directly inside the Watch
+//     callback is not in the transaction and is reported.
+//   - The GET must be sent on its own (not queued in a pipeline, whose
+//     replies are empty until Exec) and must be in the delete's function.
+//   - The fix replaces the whole if statement only for the simple shape
+//     `if rdb.Get(ctx, k).Val() == token { <statement with the DEL> }`;
+//     with the value in a variable, or other code around, there is no fix.
+package checkthendel
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockvet/lockvet/internal/lvconfig"
+	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/fixes"
+	"github.com/lockvet/lockvet/passes/internal/guard"
+	"github.com/lockvet/lockvet/passes/internal/lockid"
+	"github.com/lockvet/lockvet/passes/internal/report"
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// Rule describes the check.
+var Rule = &rules.Rule{
+	ID:    "LV202",
+	Name:  "checkthendel",
+	Title: "lock released by GET, compare, then DEL in separate round trips",
+	Why: `Reading the lock with GET, comparing its value with the owner's token, and
+then sending DEL is two commands. Between them the lock can expire and
+another process can acquire it; the DEL then deletes that process's lock,
+and a third process can take it while the second still works. The window is
+small but real under load, GC pauses and network delays, and it is exactly
+what the token was meant to rule out.`,
+	Fix: `Compare and delete in one step on the server: a Lua compare-and-delete
+script (redis.NewScript), or, on Redis 8.4 and later with a go-redis that
+has it, DelExArgs with Mode "IFEQ". WATCH key, GET, then DEL inside
+MULTI/EXEC (Watch with TxPipelined) is also correct. The suggested fix
+replaces an if statement of the form if rdb.Get(ctx, key).Val() == token {
+rdb.Del(ctx, key) } by a run of the script (declared once per package, or an
+equivalent one reused); configured for Redis 8.4+, it offers DelExArgs
+first.`,
+	Bad: `if rdb.Get(ctx, key).Val() == token {
+	rdb.Del(ctx, key)
+}`,
+	Good: `var unlockScript = redis.NewScript(` + "`" + `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end` + "`" + `)
+
+unlockScript.Run(ctx, rdb, []string{key}, token)`,
+	Since:    "v0.1.0",
+	Severity: rules.Error,
+	CWE:      []string{"CWE-367", "CWE-667"},
+}
+
+// Analyzer is LV202 with the default configuration.
+var Analyzer = New(redisops.Analyzer, nil)
+
+// New returns LV202 reading the operations of ops, configured by cfg.
+func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:       Rule.Name,
+		Doc:        Rule.Doc(),
+		URL:        Rule.URL(),
+		Requires:   []*analysis.Analyzer{ops},
+		ResultType: report.ResultType,
+		Run: func(pass *analysis.Pass) (any, error) {
+			r := report.New(pass, Rule, cfg)
+			run(pass, pass.ResultOf[ops].(*redisops.Result), cfg, r)
+			return r.Done(), nil
+		},
+	}
+}
+
+const (
+	fixScript = "Compare and delete in one step (compare-and-delete script)"
+	fixDelEx  = "Compare and delete in one step (DELEX IFEQ, Redis 8.4+)"
+)
+
+func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *report.Reporter) {
+	info := pass.TypesInfo
+	var locks *lockid.Locks
+	for _, d := range res.Ops {
+		if d.Kind != redisops.Delete || d.Scope.InWatch && d.Scope.Kind == redisops.Tx {
+			continue
+		}
+		c := guard.OwnerCompare(info, d)
+		if c == nil || c.Get.Scope.Kind != redisops.Direct {
+			continue
+		}
+		tv, ok := info.Types[c.Token]
+		constToken := ok && tv.Value != nil
+		if constToken {
+			if locks == nil {
+				locks = lockid.New(pass, res)
+			}
+			if !hasLockKey(locks, d) {
+				continue
+			}
+		}
+		key := fixes.Text(pass.Fset, c.Get.Key())
+		msg := fmt.Sprintf("%s of %s after a GET compared its value in a separate round trip: if the lock expires and another process takes it between the two, this deletes their lock; compare and delete in one step",
+			d.Method, key)
+		if constToken {
+			msg += fmt.Sprintf("; the compared value %s is the same for every holder, so give the lock a random token (see LV204)", fixes.Text(pass.Fset, c.Token))
+		}
+		diag := analysis.Diagnostic{
+			Pos:     d.Call.Pos(),
+			End:     d.Call.End(),
+			Message: msg,
+			Related: []analysis.RelatedInformation{{Pos: c.Get.Call.Pos(), End: c.Get.Call.End(), Message: "value read here, in its own round trip"}},
+		}
+		if !constToken {
+			diag.SuggestedFixes = suggest(pass, cfg, d, c)
+		}
+		r.Report(diag)
+	}
+}
+
+func hasLockKey(locks *lockid.Locks, d *redisops.Op) bool {
+	for _, k := range d.Keys {
+		if locks.Of(d, k) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// suggest builds the fixes for the simple shape
+//
+//	if rdb.Get(ctx, key).Val() == token {
+//		<one statement holding the DEL>
+//	}
+//
+// the statement is kept, with the DEL replaced by an owner-checked
+// release, and the if around it goes.
+func suggest(pass *analysis.Pass, cfg *lvconfig.Config, d *redisops.Op, c *guard.Compare) []analysis.SuggestedFix {
+	ifs := c.Fact.If
+	if !c.Inline || !c.Fact.True || ifs.Init != nil || ifs.Else != nil || ast.Unparen(ifs.Cond) != c.Cmp ||
+		len(ifs.Body.List) != 1 || d.Func == nil {
+		return nil
+	}
+	stmt := ifs.Body.List[0]
+	if d.Call.Pos() < stmt.Pos() || d.Call.End() > stmt.End() {
+		return nil
+	}
+	// Nothing declared outside may lose its last use with the condition.
+	if fixes.Orphans(pass.TypesInfo, d.Func.Body, ifs.Cond.Pos(), ifs.Cond.End(), c.Token) {
+		return nil
+	}
+	unwrap, ok := unwrapIf(pass, ifs, stmt)
+	if !ok {
+		return nil
+	}
+	var out []analysis.SuggestedFix
+	for _, rel := range d.Releases(pass, fixes.Text(pass.Fset, c.Token), redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4)}) {
+		m := fixScript
+		if rel.Kind == redisops.ReleaseDelEx {
+			m = fixDelEx
+		}
+		out = append(out, analysis.SuggestedFix{Message: m, TextEdits: slices.Concat(unwrap, rel.Edits)})
+	}
+	return out
+}
+
+// unwrapIf returns the edits that remove `if cond {` before stmt and `}`
+// after it, keeping a comment that ends stmt's line.
+func unwrapIf(pass *analysis.Pass, ifs *ast.IfStmt, stmt ast.Stmt) ([]analysis.TextEdit, bool) {
+	tf := pass.Fset.File(ifs.Pos())
+	if tf == nil {
+		return nil, false
+	}
+	src, err := pass.ReadFile(tf.Name())
+	if err != nil || tf.Size() != len(src) {
+		return nil, false
+	}
+	end := stmt.End()
+	if nl := bytes.IndexByte(src[tf.Offset(end):tf.Offset(ifs.End())], '\n'); nl >= 0 {
+		end = tf.Pos(tf.Offset(end) + nl)
+	}
+	return []analysis.TextEdit{
+		{Pos: ifs.Pos(), End: stmt.Pos()},
+		{Pos: end, End: ifs.End()},
+	}, true
+}

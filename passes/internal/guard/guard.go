@@ -1,0 +1,209 @@
+// Package guard answers two questions checks ask about the code around an
+// operation: which conditions are known to hold when it runs (the enclosing
+// if statements, and earlier if statements of an enclosing block whose body
+// leaves the block), and whether a delete runs only after the value read by
+// a GET of the same key compared equal to something (the check-then-delete
+// release, correct only inside WATCH … MULTI/EXEC).
+package guard
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// Fact is a condition known to be true (True) or false at a node.
+type Fact struct {
+	Cond ast.Expr
+	True bool
+	// If is the if statement the fact comes from.
+	If *ast.IfStmt
+}
+
+// Facts lists the conditions known at the node at cur, innermost first,
+// looking no further out than stop (the enclosing function): conditions of
+// if statements whose body (true) or else branch (false) holds the node,
+// and conditions of earlier if statements, with no else, in an enclosing
+// block whose body always leaves the block (false). Conjunctions known true
+// and disjunctions known false are split; negations are flipped.
+func Facts(info *types.Info, cur inspector.Cursor, stop ast.Node) []Fact {
+	var out []Fact
+	child := cur
+	for p := cur.Parent(); p.Node() != nil && child.Node() != stop; child, p = p, p.Parent() {
+		switch n := p.Node().(type) {
+		case *ast.IfStmt:
+			switch child.Node() {
+			case n.Body:
+				out = split(out, n, n.Cond, true)
+			case n.Else:
+				out = split(out, n, n.Cond, false)
+			}
+		case *ast.BlockStmt:
+			for _, s := range n.List {
+				if s == child.Node() {
+					break
+				}
+				if ifs, ok := s.(*ast.IfStmt); ok && ifs.Else == nil && leaves(info, ifs.Body) {
+					out = split(out, ifs, ifs.Cond, false)
+				}
+			}
+		case *ast.FuncLit, *ast.FuncDecl:
+			return out
+		}
+	}
+	return out
+}
+
+// split adds cond (known to be truth) to facts, splitting && when true and
+// || when false, and flipping negations.
+func split(facts []Fact, ifs *ast.IfStmt, cond ast.Expr, truth bool) []Fact {
+	cond = ast.Unparen(cond)
+	switch c := cond.(type) {
+	case *ast.UnaryExpr:
+		if c.Op == token.NOT {
+			return split(facts, ifs, c.X, !truth)
+		}
+	case *ast.BinaryExpr:
+		if truth && c.Op == token.LAND || !truth && c.Op == token.LOR {
+			return split(split(facts, ifs, c.X, truth), ifs, c.Y, truth)
+		}
+	}
+	return append(facts, Fact{Cond: cond, True: truth, If: ifs})
+}
+
+// leaves reports whether a block always leaves the enclosing block: its
+// last statement is a return, a branch (break, continue, goto) or a panic.
+func leaves(info *types.Info, b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch s := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	case *ast.ExprStmt:
+		if call, ok := ast.Unparen(s.X).(*ast.CallExpr); ok {
+			if b, ok := typeutil.Callee(info, call).(*types.Builtin); ok && b.Name() == "panic" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Is reports whether the fact says that e is true (want) or false (!want),
+// for a boolean e: `e`, `!e`, `e == true`, `e != false`, … .
+func (f Fact) Is(info *types.Info, e func(ast.Expr) bool, want bool) bool {
+	truth := f.True
+	x := f.Cond
+	if b, ok := x.(*ast.BinaryExpr); ok && (b.Op == token.EQL || b.Op == token.NEQ) {
+		for _, pair := range [2][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			if v := boolConst(info, pair[1]); v != nil {
+				x = ast.Unparen(pair[0])
+				if (b.Op == token.EQL) != *v {
+					truth = !truth
+				}
+				break
+			}
+		}
+	}
+	return e(x) && truth == want
+}
+
+func boolConst(info *types.Info, e ast.Expr) *bool {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool {
+		return nil
+	}
+	v := constant.BoolVal(tv.Value)
+	return &v
+}
+
+// ErrorSet reports whether the fact says that an error value is non-nil
+// (`err != nil` true, `err == nil` false).
+func (f Fact) ErrorSet(info *types.Info) bool {
+	b, ok := f.Cond.(*ast.BinaryExpr)
+	if !ok || (b.Op == token.NEQ) != f.True || b.Op != token.NEQ && b.Op != token.EQL {
+		return false
+	}
+	for _, pair := range [2][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if tv, ok := info.Types[pair[1]]; ok && tv.IsNil() && types.Identical(info.TypeOf(pair[0]), errorType) {
+			return true
+		}
+	}
+	return false
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+// Compare is a delete that runs only after the value a GET read from the
+// same key compared equal to Token, in a separate round trip.
+type Compare struct {
+	Get *redisops.Op
+	// Fact is the comparison (Value == Token known true, or Value != Token
+	// known false); Cmp is its expression.
+	Fact  Fact
+	Cmp   *ast.BinaryExpr
+	Value ast.Expr // the GET's value as compared (rdb.Get(…).Val(), or v)
+	Token ast.Expr // what it is compared with
+	// Inline is set when Value is the GET call's reply read in place.
+	Inline bool
+}
+
+// OwnerCompare finds the GET-compare that guards the delete del, or nil.
+// The GET must be in the same function, before del, on the same key.
+func OwnerCompare(info *types.Info, del *redisops.Op) *Compare {
+	f := del.Func
+	if f == nil {
+		return nil
+	}
+	var facts []Fact
+	for _, g := range f.Ops {
+		if g.Kind != redisops.Get || g.Key() == nil || g.Call.Pos() >= del.Call.Pos() || !sameKey(info, f.Body, g.Key(), del.Keys) {
+			continue
+		}
+		inline, v := g.Reply(info)
+		if inline == nil && v == nil {
+			continue
+		}
+		isValue := func(e ast.Expr) bool {
+			e = ast.Unparen(e)
+			if inline != nil {
+				return e == inline
+			}
+			id, ok := e.(*ast.Ident)
+			return ok && info.Uses[id] == v && id.Pos() > g.Call.End() &&
+				!keyid.AssignedBetween(info, f.Body, v, g.Call.End(), id.Pos())
+		}
+		if facts == nil {
+			facts = Facts(info, del.Cursor, f.Node)
+		}
+		for _, ft := range facts {
+			b, ok := ft.Cond.(*ast.BinaryExpr)
+			if !ok || !(b.Op == token.EQL && ft.True || b.Op == token.NEQ && !ft.True) {
+				continue
+			}
+			for _, pair := range [2][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+				if isValue(pair[0]) && !isValue(pair[1]) {
+					return &Compare{Get: g, Fact: ft, Cmp: b, Value: ast.Unparen(pair[0]), Token: pair[1], Inline: inline != nil}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func sameKey(info *types.Info, body ast.Node, k ast.Expr, keys []ast.Expr) bool {
+	for _, x := range keys {
+		if keyid.Same(info, body, k, x) {
+			return true
+		}
+	}
+	return false
+}

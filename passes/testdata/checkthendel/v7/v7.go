@@ -1,0 +1,9 @@
+package v7
+
+import "github.com/go-redis/redis/v7"
+
+func unlock(rdb *redis.Client, key, token string) {
+	if rdb.Get(key).Val() == token {
+		rdb.Del(key) // want `Del of key after a GET`
+	}
+}

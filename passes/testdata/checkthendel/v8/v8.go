@@ -1,0 +1,20 @@
+package v8
+
+import (
+	"context"
+
+	"github.com/go-redis/redis/v8"
+)
+
+func unlock(ctx context.Context, rdb *redis.Client, key, token string) {
+	if rdb.Get(ctx, key).Val() == token {
+		rdb.Del(ctx, key) // want `Del of key after a GET`
+	}
+}
+
+func unlockCount(ctx context.Context, rdb redis.UniversalClient, key, token string) (n int64, err error) {
+	if rdb.Get(ctx, key).Val() == token {
+		n, err = rdb.Unlink(ctx, key).Result() // want `Unlink of key after a GET`
+	}
+	return
+}

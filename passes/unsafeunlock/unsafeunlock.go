@@ -1,0 +1,471 @@
+// Package unsafeunlock defines LV201: a lock released by a DEL or UNLINK
+// that does not check that the lock is still the caller's.
+//
+// Decisions where the rule leaves room:
+//
+//   - A key is a lock key only by lockid's evidence (acquired in the same
+//     function, same shape acquired elsewhere in the package, or passed to
+//     a same-package helper by a function that acquired it). Names such as
+//     "lock:" are not evidence, except for the glob case below.
+//   - Deletes in _test.go files are fixture cleanup, not releases: silent.
+//   - Deletes that LV202 reports (a GET of the key compared with a value
+//     guards the delete) are left to LV202: they check the owner, racily.
+//   - A delete queued in a transaction inside Watch is the optimistic
+//     compare-and-delete and is silent.
+//   - An acquire that sets no TTL (SETNX with no EXPIRE of the key in its
+//     function: a set-once marker or a lock released only by its owner)
+//     cannot expire under its holder, so deleting it cannot remove another
+//     holder's lock: silent.
+//   - A delete that cannot run after the acquire in the same function
+//     (`if … { acquire } else { delete }`) releases nothing it took: silent.
+//   - A delete that runs only when the acquire in the same function failed
+//     (`if !ok { rdb.Del(…) }`) is not the release of a lock this code
+//     holds: it is a deliberate takeover of someone else's lock (usually
+//     after checking for a missing TTL), not this rule's mistake: silent.
+//   - When every delete of the key in the acquiring function runs only with
+//     an error set (`if err != nil { rdb.Del(…) }`), the key is a marker
+//     kept on success and removed to allow a retry (idempotency keys,
+//     at-most-once-per-TTL throttles): silent.
+//   - A DEL of a constant glob ("lock:*", with *, ? or […]) deletes only a
+//     key of that literal name: DEL does not expand patterns. It is
+//     reported when the pattern fits the shape of a key the package
+//     acquires, or, with no such acquire, when it is a *-pattern that
+//     mentions "lock" (a pattern is not a key, so its text is the only
+//     intent there is). A ?- or […]-pattern that an acquired key could be
+//     literally is taken for that key.
+//
+// The fix replaces the delete with a compare-and-delete only when the
+// acquire's value is a variable or field that is in scope and unchanged at
+// the delete (for a Lock/Unlock pair, the same field of the receiver); for
+// a constant value there is no owner to compare and the message points to
+// LV204.
+package unsafeunlock
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockvet/lockvet/internal/lvconfig"
+	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/fixes"
+	"github.com/lockvet/lockvet/passes/internal/guard"
+	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/internal/lockid"
+	"github.com/lockvet/lockvet/passes/internal/report"
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// Rule describes the check.
+var Rule = &rules.Rule{
+	ID:    "LV201",
+	Name:  "unsafeunlock",
+	Title: "lock released with DEL/UNLINK without checking that it is still ours",
+	Why: `A lock with a TTL can expire while its holder still works (a GC pause, a
+slow call, a network partition). Another process then acquires it. When the
+first holder finishes and releases with a plain DEL (or UNLINK), it deletes
+the other process's lock, and a third process can acquire it while the
+second still works: two holders at once, the failure the lock was meant to
+prevent. A DEL of a pattern ("lock:*") is a different mistake with the same
+outcome: DEL does not expand patterns, so nothing is released.`,
+	Fix: `Release by deleting the key only while it still holds this holder's token,
+in one step: a Lua compare-and-delete script (redis.NewScript), or, on Redis
+8.4 and later with a go-redis that has it, DelExArgs with Mode "IFEQ". The
+suggested fix declares the script once per package (or reuses an equivalent
+one) and runs it in place of the DEL, when the token the lock was acquired
+with is at hand; configured for Redis 8.4+, it offers DelExArgs first. A
+lock whose value is a constant cannot be checked: give it a random token
+first (LV204).`,
+	Bad: `if ok, _ := rdb.SetNX(ctx, key, token, ttl).Result(); !ok {
+	return ErrLocked
+}
+defer rdb.Del(ctx, key)`,
+	Good: `var unlockScript = redis.NewScript(` + "`" + `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end` + "`" + `)
+
+if ok, _ := rdb.SetNX(ctx, key, token, ttl).Result(); !ok {
+	return ErrLocked
+}
+defer unlockScript.Run(ctx, rdb, []string{key}, token)`,
+	Since:    "v0.1.0",
+	Severity: rules.Error,
+	CWE:      []string{"CWE-667"},
+}
+
+// Analyzer is LV201 with the default configuration.
+var Analyzer = New(redisops.Analyzer, nil)
+
+// New returns LV201 reading the operations of ops, configured by cfg.
+func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:       Rule.Name,
+		Doc:        Rule.Doc(),
+		URL:        Rule.URL(),
+		Requires:   []*analysis.Analyzer{ops},
+		ResultType: report.ResultType,
+		Run: func(pass *analysis.Pass) (any, error) {
+			r := report.New(pass, Rule, cfg)
+			run(pass, pass.ResultOf[ops].(*redisops.Result), cfg, r)
+			return r.Done(), nil
+		},
+	}
+}
+
+// Fix messages, shared by every finding so that fixes of one kind can be
+// applied together.
+const (
+	fixScript = "Delete only while the key holds the lock's token (compare-and-delete script)"
+	fixDelEx  = "Delete only while the key holds the lock's token (DELEX IFEQ, Redis 8.4+)"
+)
+
+func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *report.Reporter) {
+	var locks *lockid.Locks
+	for _, d := range res.Ops {
+		if d.Kind != redisops.Delete || d.Scope.InWatch && d.Scope.Kind == redisops.Tx ||
+			strings.HasSuffix(pass.Fset.File(d.Call.Pos()).Name(), "_test.go") {
+			continue
+		}
+		if locks == nil {
+			locks = lockid.New(pass, res)
+		}
+		if reportGlob(pass, locks, r, d) {
+			continue
+		}
+		var key ast.Expr
+		var lk *lockid.Lock
+		for _, k := range d.Keys {
+			if lk = locks.Of(d, k); lk != nil {
+				key = k
+				break
+			}
+		}
+		if lk == nil || guard.OwnerCompare(pass.TypesInfo, d) != nil || !expires(pass, lk.Acquire) {
+			continue
+		}
+		if lk.Evidence == lockid.SameFunc && (d.Func == lk.Acquire.Func && !d.Func.Reachable(lk.Acquire.Call.Pos(), d.Call.Pos()) ||
+			afterFailedAcquire(pass, lk.Acquire, d) || onErrorOnly(pass, res, lk.Acquire)) {
+			continue
+		}
+		reportDelete(pass, cfg, r, d, key, lk)
+	}
+}
+
+func reportDelete(pass *analysis.Pass, cfg *lvconfig.Config, r *report.Reporter, d *redisops.Op, key ast.Expr, lk *lockid.Lock) {
+	a := lk.Acquire
+	keyText := fixes.Text(pass.Fset, key)
+	var msg string
+	constValue := isConst(pass.TypesInfo, a.Value)
+	if constValue {
+		msg = fmt.Sprintf("%s of lock key %s does not check the owner, and the lock's value %s is the same for every holder: once the TTL has run out and another process holds the lock, this deletes their lock; acquire with a random token (see LV204) and delete only while the key still holds it",
+			d.Method, keyText, fixes.Text(pass.Fset, a.Value))
+	} else {
+		msg = fmt.Sprintf("%s of lock key %s does not check the owner: once the TTL has run out and another process holds the lock, this deletes their lock; delete only while the key still holds the token it was acquired with",
+			d.Method, keyText)
+	}
+	var related []analysis.RelatedInformation
+	if lk.Evidence == lockid.ViaHelper {
+		related = append(related, analysis.RelatedInformation{Pos: lk.Call.Pos(), End: lk.Call.End(), Message: "the lock key is passed here"})
+	}
+	related = append(related, analysis.RelatedInformation{Pos: a.Call.Pos(), End: a.Call.End(), Message: "lock acquired here"})
+	diag := analysis.Diagnostic{Pos: d.Call.Pos(), End: d.Call.End(), Message: msg, Related: related}
+	if !constValue {
+		if tok, ok := tokenAt(pass, lk, d, key); ok {
+			for _, rel := range d.Releases(pass, tok, redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4)}) {
+				m := fixScript
+				if rel.Kind == redisops.ReleaseDelEx {
+					m = fixDelEx
+				}
+				diag.SuggestedFixes = append(diag.SuggestedFixes, analysis.SuggestedFix{Message: m, TextEdits: rel.Edits})
+			}
+		}
+	}
+	r.Report(diag)
+}
+
+// expires reports whether the lock taken by a can expire under its holder:
+// the acquire sets a TTL, or its function gives the key one.
+func expires(pass *analysis.Pass, a *redisops.Op) bool {
+	if !a.NoTTL {
+		return true
+	}
+	for _, e := range a.Func.Ops {
+		if e.Kind == redisops.Expire && e.Key() != nil && keyid.Same(pass.TypesInfo, a.Func.Body, a.Key(), e.Key()) {
+			return true
+		}
+	}
+	return false
+}
+
+// afterFailedAcquire reports whether d, in a's function, runs only when
+// the acquire a reported that it did not get the lock.
+func afterFailedAcquire(pass *analysis.Pass, a, d *redisops.Op) bool {
+	if d.Func != a.Func {
+		return false
+	}
+	info := pass.TypesInfo
+	inline, v := a.Reply(info)
+	var t types.Type
+	switch {
+	case inline != nil:
+		t = info.TypeOf(inline)
+	case v != nil:
+		t = v.Type()
+	default:
+		return false
+	}
+	if b, ok := t.Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+		return false
+	}
+	isFlag := func(e ast.Expr) bool {
+		e = ast.Unparen(e)
+		if inline != nil {
+			return e == inline
+		}
+		id, ok := e.(*ast.Ident)
+		return ok && info.Uses[id] == v && id.Pos() > a.Call.End() && !keyid.AssignedBetween(info, a.Func.Body, v, a.Call.End(), id.Pos())
+	}
+	for _, f := range guard.Facts(info, d.Cursor, d.Func.Node) {
+		if f.Is(info, isFlag, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// onErrorOnly reports whether every delete of a's key after a, in a's
+// function and the function literals in it, runs only with an error set.
+func onErrorOnly(pass *analysis.Pass, res *redisops.Result, a *redisops.Op) bool {
+	info := pass.TypesInfo
+	found := false
+	for _, x := range res.Ops {
+		if x.Kind != redisops.Delete || x.Func == nil || x.Call.Pos() < a.Call.End() ||
+			!(x.Func.Node.Pos() >= a.Func.Node.Pos() && x.Func.Node.End() <= a.Func.Node.End()) {
+			continue
+		}
+		same := false
+		for _, k := range x.Keys {
+			same = same || keyid.Same(info, a.Func.Body, a.Key(), k)
+		}
+		if !same {
+			continue
+		}
+		found = true
+		onError := false
+		for _, f := range guard.Facts(info, x.Cursor, x.Func.Node) {
+			if f.ErrorSet(info) {
+				onError = true
+				break
+			}
+		}
+		if !onError {
+			return false
+		}
+	}
+	return found
+}
+
+// tokenAt returns source text, valid at d, of the value the lock was
+// acquired with, when that value is a variable or a field that d can
+// still read unchanged.
+func tokenAt(pass *analysis.Pass, lk *lockid.Lock, d *redisops.Op, key ast.Expr) (string, bool) {
+	info := pass.TypesInfo
+	a := lk.Acquire
+	v := ast.Unparen(a.Value)
+	root, path, ok := chain(info, v)
+	if !ok {
+		return "", false
+	}
+	rootVar, ok := info.Uses[root].(*types.Var)
+	if !ok {
+		return "", false
+	}
+	pkgLevel := rootVar.Parent() == pass.Pkg.Scope() || rootVar.Pkg() != pass.Pkg
+	switch lk.Evidence {
+	case lockid.SameFunc:
+		if !fixes.InScopeAt(info, pass.Pkg, v, d.Call.Pos()) {
+			return "", false
+		}
+		// Unchanged from the acquire to the delete; a delete in a function
+		// literal (a deferred or returned release) runs later, so the rest
+		// of the acquiring function counts too.
+		end := d.Call.Pos()
+		if d.Func != a.Func {
+			end = a.Func.Body.End()
+		}
+		if keyid.AssignedBetween(info, a.Func.Body, rootVar, a.Call.End(), end) ||
+			fieldAssigned(info, a.Func.Body, path, a.Call.End(), end) {
+			return "", false
+		}
+		return fixes.Text(pass.Fset, v), true
+	case lockid.SameShape:
+		if pkgLevel && len(path) == 0 {
+			return fixes.Text(pass.Fset, v), fixes.InScopeAt(info, pass.Pkg, v, d.Call.Pos())
+		}
+		// Lock/Unlock pair: the acquire's key and value are fields of the
+		// same variable (the receiver); the delete's key is the same field
+		// path of its own variable of the same type.
+		aRoot, aPath, ok1 := chain(info, ast.Unparen(a.Key()))
+		dRoot, dPath, ok2 := chain(info, ast.Unparen(key))
+		if !ok1 || !ok2 || len(path) == 0 || len(aPath) == 0 || info.Uses[aRoot] != rootVar || !samePath(info, aPath, dPath) {
+			return "", false
+		}
+		dVar, ok := info.Uses[dRoot].(*types.Var)
+		if !ok || !types.Identical(dVar.Type(), rootVar.Type()) {
+			return "", false
+		}
+		text := dRoot.Name
+		for _, s := range path {
+			text += "." + s.Name
+		}
+		return text, true
+	}
+	return "", false
+}
+
+// chain splits x, x.f, x.f.g (field selections) into the root identifier
+// and the selected field names. A qualified identifier pkg.V is its own
+// root.
+func chain(info *types.Info, e ast.Expr) (*ast.Ident, []*ast.Ident, bool) {
+	var path []*ast.Ident
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x, path, true
+		case *ast.SelectorExpr:
+			sel, ok := info.Selections[x]
+			if !ok {
+				if _, isPkg := info.Uses[identOf(x.X)].(*types.PkgName); isPkg && len(path) == 0 {
+					return x.Sel, nil, true
+				}
+				return nil, nil, false
+			}
+			if sel.Kind() != types.FieldVal {
+				return nil, nil, false
+			}
+			path = append([]*ast.Ident{x.Sel}, path...)
+			e = ast.Unparen(x.X)
+		default:
+			return nil, nil, false
+		}
+	}
+}
+
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
+}
+
+func samePath(info *types.Info, a, b []*ast.Ident) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if info.Uses[a[i]] != info.Uses[b[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldAssigned reports whether one of the fields in path is assigned in
+// body between from and to.
+func fieldAssigned(info *types.Info, body ast.Node, path []*ast.Ident, from, to token.Pos) bool {
+	if len(path) == 0 {
+		return false
+	}
+	fields := map[types.Object]bool{}
+	for _, id := range path {
+		fields[info.Uses[id]] = true
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found || n == nil {
+			return false
+		}
+		var lhs []ast.Expr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			lhs = n.Lhs
+		case *ast.IncDecStmt:
+			lhs = []ast.Expr{n.X}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				lhs = []ast.Expr{n.X}
+			}
+		}
+		for _, l := range lhs {
+			if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && fields[info.Uses[sel.Sel]] && sel.Pos() > from && sel.Pos() < to {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func isConst(info *types.Info, e ast.Expr) bool {
+	if e == nil {
+		return false
+	}
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil
+}
+
+func constString(info *types.Info, e ast.Expr) (string, bool) {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
+}
+
+// reportGlob reports a DEL of a constant glob pattern, which deletes only a
+// key of that literal name. It returns true when it reported.
+func reportGlob(pass *analysis.Pass, locks *lockid.Locks, r *report.Reporter, d *redisops.Op) bool {
+	info := pass.TypesInfo
+	for _, k := range d.Keys {
+		s, ok := constString(info, k)
+		if !ok {
+			continue
+		}
+		pat, ok := parseGlob(s)
+		if !ok {
+			continue
+		}
+		star := strings.Contains(s, "*")
+		var match *redisops.Op
+		literal := false
+		for _, a := range locks.Acquires() {
+			sk := skeleton(info, a.Key())
+			if sk == nil {
+				continue
+			}
+			if !star && overlaps(literalGlob(s), sk) {
+				literal = true
+				break
+			}
+			if match == nil && overlaps(pat, sk) {
+				match = a
+			}
+		}
+		if literal || match == nil && !(star && strings.Contains(strings.ToLower(s), "lock")) {
+			continue
+		}
+		diag := analysis.Diagnostic{
+			Pos: d.Call.Pos(),
+			End: d.Call.End(),
+			Message: fmt.Sprintf("%s does not expand patterns: it deletes only a key named exactly %s, so no lock is released; find the keys with SCAN MATCH and release each one with an owner check",
+				d.Method, fixes.Text(pass.Fset, k)),
+		}
+		if match != nil {
+			diag.Related = []analysis.RelatedInformation{{Pos: match.Call.Pos(), End: match.Call.End(), Message: "a lock key this pattern was meant to match is acquired here"}}
+		}
+		r.Report(diag)
+		return true
+	}
+	return false
+}
