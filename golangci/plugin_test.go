@@ -471,14 +471,7 @@ func TestFixesBuildAsGolangciAppliesThem(t *testing.T) {
 // fixed code is known not to type-check, with the expected error. Each
 // entry is a lockvet bug; the test fails once the file builds, so that the
 // entry is removed. TestGolangciLintHost does not honour this list.
-var knownBrokenFixes = map[string]string{
-	// LV101's fix deletes `if err := e.rdb.PExpire(...).Err(); err != nil
-	// { return false, fmt.Errorf(...) }`, the file's only use of fmt. The
-	// x/tools drivers and the lockvet command remove the unused import
-	// after fixing; golangci-lint --fix and gopls apply the edits as they
-	// are, so the result does not build.
-	"testdata/scheduler/leader.go": `"fmt" imported and not used`,
-}
+var knownBrokenFixes = map[string]string{}
 
 func fileExists(path string) bool {
 	_, err := os.Stat(path)

@@ -38,10 +38,16 @@ func AppendElt(fset *token.FileSet, lit *ast.CompositeLit, text string) analysis
 }
 
 // DeleteStmt deletes stmt; when it stands alone on its lines, the whole
-// lines go, so no blank line is left behind.
+// lines go (with a trailing comment), so no blank line is left behind.
 func DeleteStmt(pass *analysis.Pass, stmt ast.Stmt) analysis.TextEdit {
-	tf := pass.Fset.File(stmt.Pos())
-	edit := analysis.TextEdit{Pos: stmt.Pos(), End: stmt.End()}
+	return deleteLines(pass, stmt.Pos(), stmt.End())
+}
+
+// deleteLines deletes [pos, end), widened to whole lines (and a trailing
+// line comment) when nothing else stands on them.
+func deleteLines(pass *analysis.Pass, pos, end token.Pos) analysis.TextEdit {
+	tf := pass.Fset.File(pos)
+	edit := analysis.TextEdit{Pos: pos, End: end}
 	if tf == nil {
 		return edit
 	}
@@ -49,12 +55,12 @@ func DeleteStmt(pass *analysis.Pass, stmt ast.Stmt) analysis.TextEdit {
 	if err != nil || tf.Size() != len(src) {
 		return edit
 	}
-	start, end := tf.Offset(stmt.Pos()), tf.Offset(stmt.End())
+	start, stop := tf.Offset(pos), tf.Offset(end)
 	ls := start
 	for ls > 0 && (src[ls-1] == ' ' || src[ls-1] == '\t') {
 		ls--
 	}
-	le := end
+	le := stop
 	for le < len(src) && (src[le] == ' ' || src[le] == '\t' || src[le] == ';') {
 		le++
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/fixes"
 )
 
 // Suppressed is a finding an in-source directive suppressed, kept so that
@@ -75,6 +76,9 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 	d.Category = r.rule.ID
 	if d.URL == "" {
 		d.URL = r.rule.URL()
+	}
+	for i := range d.SuggestedFixes {
+		fixes.PruneImports(r.pass, &d.SuggestedFixes[i])
 	}
 	if dir := r.suppressing(d.Pos); dir != nil {
 		dir.used = true
