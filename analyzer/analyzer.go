@@ -13,10 +13,12 @@ import (
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/checkthendel"
 	"github.com/lockvet/lockvet/passes/redisops"
 	"github.com/lockvet/lockvet/passes/setnxexpire"
 	"github.com/lockvet/lockvet/passes/ttlunit"
 	"github.com/lockvet/lockvet/passes/txacquire"
+	"github.com/lockvet/lockvet/passes/unsafeunlock"
 )
 
 // Rule is a check's descriptor: ID, analyzer name, title, rationale,
@@ -34,6 +36,8 @@ var registry = []Check{
 	{setnxexpire.Rule, setnxexpire.New},
 	{txacquire.Rule, txacquire.New},
 	{ttlunit.Rule, ttlunit.New},
+	{unsafeunlock.Rule, unsafeunlock.New},
+	{checkthendel.Rule, checkthendel.New},
 }
 
 // Rules returns every check's descriptor, in ID order.
