@@ -1,0 +1,378 @@
+// Package acquireresult defines LV105: the outcome of a lock acquire
+// misread.
+//
+// An acquire has three outcomes: acquired, busy (another process holds the
+// key) and failed (the command did not run, or Redis answered an error).
+// redisops says where the client reports each one (Outcome: the value, the
+// error, the client's nil-reply error); this check follows them through the
+// function and reports code that goes on as if it held the lock when it
+// does not:
+//
+//   - the reply is discarded;
+//   - only the error is read where busy is reported in the value (a SetNX
+//     that returned false, nil is taken for acquired);
+//   - only the busy error is handled where busy is reported as an error (a
+//     timeout falls through as acquired);
+//   - on some path, a busy or failed outcome reaches a `return true` of a
+//     function that reports whether it acquired the lock (fail-open), or
+//     the release of the lock in the same function (the critical section
+//     ran without the lock).
+//
+// Each finding needs evidence that the key is a lock: the package releases
+// it (lockid), or the code names it one (lockid.Named).
+package acquireresult
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/lockvet/lockvet/internal/lvconfig"
+	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/fixes"
+	"github.com/lockvet/lockvet/passes/internal/lockid"
+	"github.com/lockvet/lockvet/passes/internal/report"
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// Rule describes the check.
+var Rule = &rules.Rule{
+	ID:    "LV105",
+	Name:  "acquireresult",
+	Title: "lock acquire outcome misread",
+	Why: `An acquire has three outcomes: acquired, busy (another process holds the
+lock) and failed (a timeout, a lost connection, a server error). go-redis
+reports a held key from SetNX as false with a nil error, and from SetArgs with
+Mode "NX" as the redis.Nil error. Code that checks only SetNX's error, ignores
+the reply, handles only redis.Nil, or returns "acquired" when the command
+failed runs the critical section without the lock: two processes do the work
+at once, and during a Redis outage every caller does.`,
+	Fix: `Read both the value and the error and tell the three outcomes apart: an
+error that is not the busy reply is a failure (return it, fail closed); a
+false value or redis.Nil is busy (return "not acquired"). The suggested fix
+adds the missing branch when the function's results say what to return.`,
+	Bad: `if err := rdb.SetNX(ctx, key, token, ttl).Err(); err != nil {
+	return false, err
+}
+return true, nil`,
+	Good: `if ok, err := rdb.SetNX(ctx, key, token, ttl).Result(); err != nil {
+	return false, err
+} else if !ok {
+	return false, nil
+}
+return true, nil`,
+	Since:    "v0.1.0",
+	Severity: rules.Error,
+	CWE:      []string{"CWE-667", "CWE-252"},
+}
+
+// Analyzer is LV105 with the default configuration.
+var Analyzer = New(redisops.Analyzer, nil)
+
+// New returns LV105 reading the operations of ops, configured by cfg.
+func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     Rule.Name,
+		Doc:      Rule.Doc(),
+		URL:      Rule.URL(),
+		Requires: []*analysis.Analyzer{ops},
+		Run: func(pass *analysis.Pass) (any, error) {
+			c := &checker{pass: pass, res: pass.ResultOf[ops].(*redisops.Result), r: report.New(pass, Rule, cfg)}
+			c.run()
+			return nil, nil
+		},
+	}
+}
+
+type checker struct {
+	pass  *analysis.Pass
+	res   *redisops.Result
+	r     *report.Reporter
+	locks *lockid.Locks
+}
+
+func (c *checker) run() {
+	for _, a := range c.res.Ops {
+		if a.Kind != redisops.Acquire || a.Scope.Kind != redisops.Direct || a.Func == nil || inTest(c.pass, a) {
+			continue
+		}
+		out, ok := a.Outcome(c.pass.TypesInfo)
+		if !ok || out.Read == redisops.ReadOther {
+			continue
+		}
+		c.check(a, out)
+	}
+}
+
+func (c *checker) check(a *redisops.Op, out redisops.Outcome) {
+	switch {
+	case out.Read == redisops.ReadNone:
+		if rel, ok := c.lock(a); ok {
+			c.report(a, out, rel, nil, fmt.Sprintf("the reply of %s is discarded: the code goes on as if it held the lock even when another process holds it or the command failed; "+
+				"read whether the key was set and stop when it was not", a.Method))
+		}
+		return
+	case out.Busy == redisops.BusyFalse && out.Read == redisops.ReadErr:
+		if rel, ok := c.lock(a); ok {
+			c.report(a, out, rel, c.checkBoolFix(a, out), fmt.Sprintf("only the error of %s is checked: a lock held by another process comes back as false with a nil error, "+
+				"so this code runs as if it had acquired it; check the bool as well and stop when it is false", a.Method))
+		}
+		return
+	case out.Busy == redisops.BusyErr && out.Read == redisops.ReadErr:
+		if sentinel, ok := c.onlyBusy(a, out); ok {
+			if rel, ok := c.lock(a); ok {
+				c.report(a, out, rel, c.failFix(a, out), fmt.Sprintf("only the busy reply of %s (%s) is handled: any other error, such as a timeout or a lost connection, "+
+					"falls through as acquired and the work runs without the lock; return the error after the busy check", a.Method, fixes.Text(c.pass.Fset, sentinel)))
+			}
+			return
+		}
+	}
+	c.flow(a, out)
+}
+
+// lock finds the evidence that a takes a lock: a release of its key (a DEL
+// of a same-shape key in another function only when named like a lock),
+// or lock-like names. rel is the release, if any.
+func (c *checker) lock(a *redisops.Op) (*lockid.Release, bool) {
+	if c.locks == nil {
+		c.locks = lockid.New(c.pass, c.res)
+	}
+	info := c.pass.TypesInfo
+	named := lockid.Named(info, a)
+	var best *lockid.Release
+	br := 0
+	for _, r := range c.locks.Releases(a) {
+		if inTest(c.pass, r.Op) {
+			continue // fixture cleanup, not a release
+		}
+		n := 0
+		switch {
+		case r.Evidence == lockid.SameFunc:
+			n = 4
+		case r.Evidence == lockid.ViaHelper:
+			n = 3
+		case r.Checked:
+			n = 2
+		case named || lockid.Named(info, r.Op):
+			n = 1
+		}
+		if n > br {
+			best, br = &r, n
+		}
+	}
+	return best, br > 0 || named
+}
+
+// inTest reports whether op is in a _test.go file: tests seed lock keys
+// as fixtures (to make the code under test find the lock busy) and clean
+// them up, and need not read the reply.
+func inTest(pass *analysis.Pass, op *redisops.Op) bool {
+	return strings.HasSuffix(pass.Fset.File(op.Call.Pos()).Name(), "_test.go")
+}
+
+func (c *checker) report(a *redisops.Op, out redisops.Outcome, rel *lockid.Release, fix *analysis.SuggestedFix, msg string) {
+	d := analysis.Diagnostic{Pos: a.Call.Pos(), End: out.Expr.End(), Message: msg}
+	if rel != nil {
+		d.Related = append(d.Related, related(rel))
+	}
+	if fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	c.r.Report(d)
+}
+
+func related(rel *lockid.Release) analysis.RelatedInformation {
+	if rel.Call != nil {
+		return analysis.RelatedInformation{Pos: rel.Call.Pos(), End: rel.Call.End(), Message: "lock released through this call"}
+	}
+	return analysis.RelatedInformation{Pos: rel.Op.Call.Pos(), End: rel.Op.Call.End(), Message: "lock released here"}
+}
+
+// onlyBusy reports whether every use of a BusyErr acquire's error is a
+// test for the busy reply, and returns the sentinel it is compared with.
+func (c *checker) onlyBusy(a *redisops.Op, out redisops.Outcome) (ast.Expr, bool) {
+	info := c.pass.TypesInfo
+	var sentinel ast.Expr
+	ok := true
+	visit := func(use ast.Expr, parent ast.Node) {
+		s := c.busyRole(a, use, parent)
+		if s == nil {
+			ok = false
+		} else if sentinel == nil {
+			sentinel = s
+		}
+	}
+	if id, isID := out.Err.(*ast.Ident); isID {
+		obj := info.ObjectOf(id)
+		var fcur inspector.Cursor
+		for fc := range a.Cursor.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+			fcur = fc
+			break
+		}
+		for cur := range fcur.Preorder((*ast.Ident)(nil)) {
+			u := cur.Node().(*ast.Ident)
+			if info.Uses[u] != obj || u == id {
+				continue
+			}
+			p := cur.Parent()
+			for {
+				if _, isParen := p.Node().(*ast.ParenExpr); !isParen {
+					break
+				}
+				p = p.Parent()
+			}
+			visit(u, p.Node())
+		}
+	} else {
+		p := out.ExprCursor.Parent()
+		for {
+			if _, isParen := p.Node().(*ast.ParenExpr); !isParen {
+				break
+			}
+			p = p.Parent()
+		}
+		visit(out.Err, p.Node())
+	}
+	return sentinel, ok && sentinel != nil
+}
+
+// busyRole returns the busy sentinel when use (the acquire's error) is an
+// operand of a test for the busy reply (parent is its syntactic parent),
+// or nil.
+func (c *checker) busyRole(a *redisops.Op, use ast.Expr, parent ast.Node) ast.Expr {
+	info := c.pass.TypesInfo
+	switch p := parent.(type) {
+	case *ast.BinaryExpr:
+		if p.Op != token.EQL && p.Op != token.NEQ {
+			return nil
+		}
+		other := p.Y
+		if ast.Unparen(p.Y) == use {
+			other = p.X
+		}
+		if a.IsBusyErr(info, other) {
+			return other
+		}
+	case *ast.CallExpr:
+		if isErrorsIs(info, p) && len(p.Args) == 2 && ast.Unparen(p.Args[0]) == use && a.IsBusyErr(info, p.Args[1]) {
+			return p.Args[1]
+		}
+		if arg, ok := a.BusyTest(info, p); ok && ast.Unparen(arg) == use {
+			return p
+		}
+	case *ast.SwitchStmt:
+		if p.Tag != use {
+			return nil
+		}
+		var s ast.Expr
+		for _, cl := range p.Body.List {
+			cc := cl.(*ast.CaseClause)
+			if cc.List == nil {
+				return nil
+			}
+			for _, e := range cc.List {
+				if !a.IsBusyErr(info, e) {
+					return nil
+				}
+				s = e
+			}
+		}
+		return s
+	}
+	return nil
+}
+
+func isErrorsIs(info *types.Info, call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := info.Uses[sel.Sel].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is"
+}
+
+var failOpenComment = regexp.MustCompile(`(?i)fail[-_ ]?s?[-_ ]?open`)
+
+// flow follows the outcome through the function and reports the first
+// path on which a busy or failed outcome is treated as acquired.
+func (c *checker) flow(a *redisops.Op, out redisops.Outcome) {
+	if c.locks == nil {
+		c.locks = lockid.New(c.pass, c.res)
+	}
+	f := newFlow(c.pass, c.locks, a, out)
+	if f == nil {
+		return
+	}
+	f.run()
+	if f.bad {
+		return
+	}
+	var pick *sink
+	var msg string
+	choose := func(kind sinkKind, bit outcomes, text string) {
+		if pick != nil {
+			return
+		}
+		for _, s := range f.sinks {
+			if s.kind != kind || s.s&bit == 0 {
+				continue
+			}
+			if kind == retTrue && (!f.retAcq || bit == failed && c.failOpenNoted(a, s.node)) {
+				continue
+			}
+			if pick == nil || s.node.Pos() < pick.node.Pos() {
+				pick = s
+			}
+		}
+		if pick != nil {
+			msg = text
+		}
+	}
+	choose(retTrue, failed, fmt.Sprintf("when %s fails, this path returns true (acquired): while Redis is unreachable every caller takes the lock at once; "+
+		"return false with the error (fail closed)", a.Method))
+	choose(release, failed, fmt.Sprintf("when %s fails, this path still runs the critical section and reaches the release: the work runs without the lock; "+
+		"stop on the error before the work", a.Method))
+	choose(retTrue, busy, fmt.Sprintf("when %s finds the lock held by another process, this path still returns true (acquired) and two holders run at once; "+
+		"return false when the key was not set", a.Method))
+	choose(release, busy, fmt.Sprintf("when %s finds the lock held by another process, this path still runs the critical section and reaches the release; "+
+		"stop when the key was not set", a.Method))
+	if pick == nil {
+		return
+	}
+	rel, ok := c.lock(a)
+	if !ok {
+		return
+	}
+	d := analysis.Diagnostic{Pos: a.Call.Pos(), End: out.Expr.End(), Message: msg}
+	if pick.kind == retTrue {
+		d.Related = []analysis.RelatedInformation{{Pos: pick.node.Pos(), End: pick.node.End(), Message: "returns acquired here"}}
+	} else {
+		rel = pick.rel
+	}
+	if rel != nil {
+		d.Related = append(d.Related, related(rel))
+	}
+	c.r.Report(d)
+}
+
+// failOpenNoted reports whether a comment between the acquire and the
+// sink says that failing open is intended.
+func (c *checker) failOpenNoted(a *redisops.Op, n ast.Node) bool {
+	for _, file := range c.pass.Files {
+		if file.FileStart > a.Call.Pos() || a.Call.Pos() > file.FileEnd {
+			continue
+		}
+		for _, cg := range file.Comments {
+			if cg.Pos() >= a.Call.Pos() && cg.Pos() < n.End() && failOpenComment.MatchString(cg.Text()) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,278 @@
+package acquireresult
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// checkBoolFix builds the fix for a SetNX-style acquire whose error alone
+// is checked, in one of two shapes:
+//
+//	if err := cmd.Err(); err != nil { …; return … }
+//	err := cmd.Err()
+//	if err != nil { …; return … }
+//
+// The read gains the value (ok, err := cmd.Result()) and a branch returns
+// "not acquired" when it is false. The busy return must follow from the
+// function's results: none (return), (bool) or (bool, error) where the
+// function returns true for acquired.
+func (c *checker) checkBoolFix(a *redisops.Op, out redisops.Outcome) *analysis.SuggestedFix {
+	errID, ok := out.Err.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	ifs, inInit := c.guard(out, func(cond ast.Expr) bool { return c.errTest(cond, errID, token.NEQ) })
+	if ifs == nil {
+		return nil
+	}
+	ret, ok := c.busyReturn(a)
+	if !ok {
+		return nil
+	}
+	name := c.freshName(out.Stmt.Pos())
+	if name == "" {
+		return nil
+	}
+	edits, ok := a.ReadBoth(out, name)
+	if !ok {
+		return nil
+	}
+	edits = append(edits, c.branch(ifs, inInit, "!"+name, ret))
+	return &analysis.SuggestedFix{
+		Message:   fmt.Sprintf("Check whether %s set the key and %s when it did not", a.Method, ret),
+		TextEdits: edits,
+	}
+}
+
+// failFix builds the fix for a SetArgs-style acquire whose busy error
+// alone is handled, in the shapes
+//
+//	if err := cmd.Err(); err == <busy> { …; return … }
+//	err := cmd.Err()
+//	if err == <busy> { …; return … }
+//
+// (or errors.Is(err, <busy>)): a branch after the busy check returns the
+// error. The return must follow from the function's results: (error),
+// (bool, error) or (bool) where the function returns true for acquired.
+func (c *checker) failFix(a *redisops.Op, out redisops.Outcome) *analysis.SuggestedFix {
+	errID, ok := out.Err.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	ifs, inInit := c.guard(out, func(cond ast.Expr) bool {
+		cond = ast.Unparen(cond)
+		if b, ok := cond.(*ast.BinaryExpr); ok && b.Op == token.EQL {
+			for _, side := range []ast.Expr{b.X, b.Y} {
+				if isIdent(side, errID, c.pass.TypesInfo) && c.busyRole(a, ast.Unparen(side), b) != nil {
+					return true
+				}
+			}
+			return false
+		}
+		if call, ok := cond.(*ast.CallExpr); ok && len(call.Args) > 0 && isIdent(call.Args[0], errID, c.pass.TypesInfo) {
+			return c.busyRole(a, ast.Unparen(call.Args[0]), call) != nil
+		}
+		return false
+	})
+	if ifs == nil {
+		return nil
+	}
+	ret, ok := c.failReturn(a, errID.Name)
+	if !ok {
+		return nil
+	}
+	return &analysis.SuggestedFix{
+		Message:   fmt.Sprintf("Return the error of %s when it is not the busy reply", a.Method),
+		TextEdits: []analysis.TextEdit{c.branch(ifs, inInit, errID.Name+" != nil", ret)},
+	}
+}
+
+func isIdent(e ast.Expr, id *ast.Ident, info *types.Info) bool {
+	x, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && info.Uses[x] == info.ObjectOf(id)
+}
+
+// errTest reports whether cond is `err op nil` for the variable id.
+func (c *checker) errTest(cond ast.Expr, id *ast.Ident, op token.Token) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != op {
+		return false
+	}
+	info := c.pass.TypesInfo
+	isNil := func(e ast.Expr) bool { tv, ok := info.Types[e]; return ok && tv.IsNil() }
+	return isIdent(b.X, id, info) && isNil(b.Y) || isIdent(b.Y, id, info) && isNil(b.X)
+}
+
+// guard finds the if statement that tests the read out.Stmt assigns: the
+// statement's own if (inInit) or the statement right after it. The if has
+// no else, cond satisfies pred, and its body ends in a return.
+func (c *checker) guard(out redisops.Outcome, pred func(ast.Expr) bool) (ifs *ast.IfStmt, inInit bool) {
+	as, ok := out.Stmt.(*ast.AssignStmt)
+	if !ok || as.Tok != token.DEFINE {
+		return nil, false
+	}
+	scur := out.ExprCursor.Parent()
+	if scur.Node() != as {
+		return nil, false
+	}
+	switch p := scur.Parent().Node().(type) {
+	case *ast.IfStmt:
+		if p.Init == as {
+			ifs, inInit = p, true
+		}
+	case *ast.BlockStmt:
+		ifs = next(p.List, as)
+	case *ast.CaseClause:
+		ifs = next(p.Body, as)
+	case *ast.CommClause:
+		ifs = next(p.Body, as)
+	}
+	if ifs == nil || ifs.Else != nil || !inInit && ifs.Init != nil || !pred(ifs.Cond) || len(ifs.Body.List) == 0 {
+		return nil, false
+	}
+	if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); !ok {
+		return nil, false
+	}
+	return ifs, inInit
+}
+
+func next(list []ast.Stmt, s ast.Stmt) *ast.IfStmt {
+	for i, x := range list {
+		if x == s && i+1 < len(list) {
+			ifs, _ := list[i+1].(*ast.IfStmt)
+			return ifs
+		}
+	}
+	return nil
+}
+
+// branch adds `if cond { ret }` after ifs: as an else-if when the tested
+// variable is declared in ifs' init, as a statement after it otherwise.
+func (c *checker) branch(ifs *ast.IfStmt, inInit bool, cond, ret string) analysis.TextEdit {
+	ind := c.indent(ifs.Pos())
+	body := " {\n" + ind + "\t" + ret + "\n" + ind + "}"
+	if inInit {
+		return analysis.TextEdit{Pos: ifs.Body.End(), End: ifs.Body.End(), NewText: []byte(" else if " + cond + body)}
+	}
+	return analysis.TextEdit{Pos: ifs.End(), End: ifs.End(), NewText: []byte("\n" + ind + "if " + cond + body)}
+}
+
+// indent is the leading white space of the line holding pos.
+func (c *checker) indent(pos token.Pos) string {
+	tf := c.pass.Fset.File(pos)
+	if tf == nil {
+		return ""
+	}
+	src, err := c.pass.ReadFile(tf.Name())
+	if err != nil || tf.Size() != len(src) {
+		return ""
+	}
+	start := tf.Offset(tf.LineStart(tf.Line(pos)))
+	end := start
+	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
+		end++
+	}
+	return string(src[start:end])
+}
+
+// freshName picks a name for the value variable that no code in scope at
+// pos sees and that the scope does not declare later.
+func (c *checker) freshName(pos token.Pos) string {
+	scope := c.pass.Pkg.Scope().Innermost(pos)
+	if scope == nil {
+		return ""
+	}
+	for _, name := range []string{"ok", "acquired"} {
+		if _, obj := scope.LookupParent(name, pos); obj != nil {
+			continue
+		}
+		if scope.Lookup(name) != nil {
+			continue
+		}
+		return name
+	}
+	return ""
+}
+
+// results classifies the acquiring function's results: none, (bool),
+// (error) or (bool, error); boolTrue says whether the function returns
+// true in its bool result somewhere (so true means acquired).
+func (c *checker) results(a *redisops.Op) (shape string, boolTrue bool) {
+	var sig *types.Signature
+	var body *ast.BlockStmt
+	switch n := a.Func.Node.(type) {
+	case *ast.FuncDecl:
+		if fn, ok := c.pass.TypesInfo.Defs[n.Name].(*types.Func); ok {
+			sig = fn.Type().(*types.Signature)
+		}
+		body = n.Body
+	case *ast.FuncLit:
+		sig, _ = c.pass.TypesInfo.TypeOf(n).(*types.Signature)
+		body = n.Body
+	}
+	if sig == nil {
+		return "", false
+	}
+	isBool := func(t types.Type) bool {
+		b, ok := t.(*types.Basic)
+		return ok && b.Kind() == types.Bool
+	}
+	isError := func(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }
+	rs := sig.Results()
+	switch {
+	case rs.Len() == 0:
+		return "()", false
+	case rs.Len() == 1 && isBool(rs.At(0).Type()):
+		shape = "(bool)"
+	case rs.Len() == 1 && isError(rs.At(0).Type()):
+		return "(error)", false
+	case rs.Len() == 2 && isBool(rs.At(0).Type()) && isError(rs.At(1).Type()):
+		shape = "(bool, error)"
+	default:
+		return "", false
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) == rs.Len() {
+				if tv, ok := c.pass.TypesInfo.Types[n.Results[0]]; ok && tv.Value != nil && tv.Value.String() == "true" {
+					boolTrue = true
+				}
+			}
+		}
+		return !boolTrue
+	})
+	return shape, boolTrue
+}
+
+func (c *checker) busyReturn(a *redisops.Op) (string, bool) {
+	switch shape, acq := c.results(a); {
+	case shape == "()":
+		return "return", true
+	case shape == "(bool)" && acq:
+		return "return false", true
+	case shape == "(bool, error)" && acq:
+		return "return false, nil", true
+	}
+	return "", false
+}
+
+func (c *checker) failReturn(a *redisops.Op, err string) (string, bool) {
+	switch shape, acq := c.results(a); {
+	case shape == "(error)":
+		return "return " + err, true
+	case shape == "(bool)" && acq:
+		return "return false", true
+	case shape == "(bool, error)" && acq:
+		return "return false, " + err, true
+	}
+	return "", false
+}

@@ -1,0 +1,640 @@
+package acquireresult
+
+import (
+	"go/ast"
+
+	"go/constant"
+	"go/token"
+	"go/types"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/cfg"
+
+	"github.com/lockvet/lockvet/passes/internal/lockid"
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// outcomes is a set of acquire outcomes.
+type outcomes uint8
+
+const (
+	acquired outcomes = 1 << iota
+	busy
+	failed
+	all = acquired | busy | failed
+)
+
+// A flow state is a set of (outcome, liveness) pairs: liveness says
+// whether the variables that carry the value and the error still hold the
+// acquire's reply on that path (an assignment later in the function makes
+// them dead, and tests of them then say nothing about the acquire).
+type state uint16
+
+const (
+	errDead = 1 << iota
+	valDead
+)
+
+func bit(o outcomes, dead int) state {
+	i := 0
+	for o != 1 {
+		o >>= 1
+		i++
+	}
+	return 1 << (i*4 + dead)
+}
+
+func (s state) outcomes() outcomes {
+	var o outcomes
+	for i := range 3 {
+		if s>>(i*4)&0xf != 0 {
+			o |= 1 << i
+		}
+	}
+	return o
+}
+
+// each calls fn for every pair in s.
+func (s state) each(fn func(o outcomes, dead int)) {
+	for i := range 3 {
+		for d := range 4 {
+			if s&(1<<(i*4+d)) != 0 {
+				fn(1<<i, d)
+			}
+		}
+	}
+}
+
+var start = bit(acquired, 0) | bit(busy, 0) | bit(failed, 0)
+
+// tri is a condition's value for one outcome.
+type tri uint8
+
+const (
+	unknown tri = iota
+	yes
+	no
+)
+
+func truth(b bool) tri {
+	if b {
+		return yes
+	}
+	return no
+}
+
+func (t tri) not() tri {
+	switch t {
+	case yes:
+		return no
+	case no:
+		return yes
+	}
+	return unknown
+}
+
+type sinkKind uint8
+
+const (
+	// retTrue: a return of true in the slot of the function's bool
+	// result (the function reports "acquired").
+	retTrue sinkKind = iota + 1
+	// release: the lock's release in the same function (not deferred):
+	// the critical section is behind it.
+	release
+)
+
+type sink struct {
+	kind sinkKind
+	node ast.Node
+	rel  *lockid.Release
+	s    outcomes
+}
+
+type flow struct {
+	pass *analysis.Pass
+	info *types.Info
+	a    *redisops.Op
+	out  redisops.Outcome
+	// val and err are the variables carrying the reply, or nil when it is
+	// read in place (out.Value / out.Err are the accessor calls).
+	val, err types.Object
+	// tags maps the expressions of tag-switch cases to the tag.
+	tags map[ast.Expr]ast.Expr
+	// rels are the releases in the acquire's own function body; gets are
+	// the calls reading the lock key there (an ownership check by token).
+	rels []lockid.Release
+	gets []*ast.CallExpr
+	// boolIdx is the index of the function's only bool result (-1 if
+	// none), nres the number of results.
+	boolIdx, nres int
+
+	sinks  map[ast.Node]*sink
+	retAcq bool // acquired reaches a return of true or of the value
+	bad    bool // a test of the reply that this check does not read
+}
+
+func newFlow(pass *analysis.Pass, locks *lockid.Locks, a *redisops.Op, out redisops.Outcome) *flow {
+	f := &flow{pass: pass, info: pass.TypesInfo, a: a, out: out, boolIdx: -1, sinks: map[ast.Node]*sink{}}
+	if id, ok := out.Value.(*ast.Ident); ok {
+		f.val = f.info.ObjectOf(id)
+	}
+	if id, ok := out.Err.(*ast.Ident); ok {
+		f.err = f.info.ObjectOf(id)
+	}
+	if out.Value == nil && out.Err == nil {
+		return nil
+	}
+	var sig *types.Signature
+	switch n := a.Func.Node.(type) {
+	case *ast.FuncDecl:
+		if fn, ok := f.info.Defs[n.Name].(*types.Func); ok {
+			sig = fn.Type().(*types.Signature)
+		}
+	case *ast.FuncLit:
+		sig, _ = f.info.TypeOf(n).(*types.Signature)
+	}
+	if sig != nil {
+		f.nres = sig.Results().Len()
+		for i := range f.nres {
+			if b, ok := sig.Results().At(i).Type().Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+				if f.boolIdx >= 0 {
+					f.boolIdx = -2
+				}
+				if f.boolIdx == -1 {
+					f.boolIdx = i
+				}
+			}
+		}
+	}
+	for _, r := range locks.Releases(a) {
+		if r.Evidence == lockid.SameFunc && r.Op.Func == a.Func {
+			f.rels = append(f.rels, r)
+		}
+	}
+	if len(f.rels) == 0 && f.boolIdx < 0 {
+		return nil // no sink: nothing to follow
+	}
+	if f.derived(a, out) {
+		return nil
+	}
+	for _, op := range a.Func.Ops {
+		if op.Kind == redisops.Get && op.Call.Pos() > a.Call.Pos() {
+			if ev, _ := locks.Match(a, op, op.Key()); ev == lockid.SameFunc {
+				f.gets = append(f.gets, op.Call)
+			}
+		}
+	}
+	ast.Inspect(a.Func.Body, func(n ast.Node) bool {
+		if sw, ok := n.(*ast.SwitchStmt); ok && sw.Tag != nil {
+			for _, cl := range sw.Body.List {
+				for _, e := range cl.(*ast.CaseClause).List {
+					if f.tags == nil {
+						f.tags = map[ast.Expr]ast.Expr{}
+					}
+					f.tags[e] = sw.Tag
+				}
+			}
+		}
+		return true
+	})
+	return f
+}
+
+// run propagates the outcome from the acquire through the function's
+// control-flow graph, recording what reaches each sink.
+func (f *flow) run() {
+	g := f.a.Func.CFG()
+	b0, i0 := locate(g, f.a.Call.Pos())
+	if b0 == nil {
+		f.bad = true
+		return
+	}
+	in := map[*cfg.Block]state{}
+	type item struct {
+		b    *cfg.Block
+		from int
+		s    state
+	}
+	work := []item{{b0, i0, 0}}
+	push := func(b *cfg.Block, s state) {
+		if s == 0 || in[b]|s == in[b] {
+			return
+		}
+		in[b] |= s
+		work = append(work, item{b, 0, in[b]})
+	}
+	for len(work) > 0 && !f.bad {
+		it := work[len(work)-1]
+		work = work[:len(work)-1]
+		b, s := it.b, it.s
+		for i := it.from; i < len(b.Nodes); i++ {
+			n := b.Nodes[i]
+			if b == b0 && i == i0 {
+				s = start
+			} else if s != 0 {
+				s = f.assign(n, s)
+			}
+			if s == 0 {
+				continue
+			}
+			f.visit(n, s)
+			s = f.owned(n, s)
+		}
+		if len(b.Succs) == 2 && len(b.Nodes) > 0 {
+			cond, _ := b.Nodes[len(b.Nodes)-1].(ast.Expr)
+			push(b.Succs[0], f.refine(cond, s, true))
+			push(b.Succs[1], f.refine(cond, s, false))
+			continue
+		}
+		for _, succ := range b.Succs {
+			push(succ, s)
+		}
+	}
+}
+
+// locate finds the live block and node index whose node contains pos.
+func locate(g *cfg.CFG, pos token.Pos) (*cfg.Block, int) {
+	for _, b := range g.Blocks {
+		if !b.Live {
+			continue
+		}
+		for i, n := range b.Nodes {
+			if n.Pos() <= pos && pos < n.End() {
+				return b, i
+			}
+		}
+	}
+	return nil, 0
+}
+
+// assign marks the reply variables dead when n assigns them.
+func (f *flow) assign(n ast.Node, s state) state {
+	kill := 0
+	ast.Inspect(n, func(n ast.Node) bool {
+		var targets []ast.Expr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			targets = n.Lhs
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				targets = []ast.Expr{n.X}
+			}
+		case *ast.IncDecStmt:
+			targets = []ast.Expr{n.X}
+		case *ast.RangeStmt:
+			targets = []ast.Expr{n.Key, n.Value}
+		}
+		for _, t := range targets {
+			id, ok := ast.Unparen(t).(*ast.Ident)
+			if !ok {
+				continue
+			}
+			obj := f.info.ObjectOf(id)
+			if obj != nil && obj == f.err {
+				kill |= errDead
+			}
+			if obj != nil && obj == f.val {
+				kill |= valDead
+			}
+		}
+		return true
+	})
+	if kill == 0 {
+		return s
+	}
+	var r state
+	s.each(func(o outcomes, dead int) { r |= bit(o, dead|kill) })
+	return r
+}
+
+// owned drops busy and failed after a read of the lock key: code that
+// reads the key after a failed acquire is checking whether it owns it
+// anyway (the recommended answer to a retried SET NX whose reply was lost),
+// which this check does not follow.
+func (f *flow) owned(n ast.Node, s state) state {
+	for _, g := range f.gets {
+		if n.Pos() <= g.Pos() && g.Pos() < n.End() {
+			var r state
+			s.each(func(o outcomes, dead int) {
+				if o == acquired {
+					r |= bit(o, dead)
+				}
+			})
+			return r
+		}
+	}
+	return s
+}
+
+// visit records what reaches the sinks in n.
+func (f *flow) visit(n ast.Node, s state) {
+	record := func(kind sinkKind, node ast.Node, rel *lockid.Release) {
+		sk := f.sinks[node]
+		if sk == nil {
+			sk = &sink{kind: kind, node: node, rel: rel}
+			f.sinks[node] = sk
+		}
+		sk.s |= s.outcomes()
+	}
+	switch n := n.(type) {
+	case *ast.ReturnStmt:
+		if f.boolIdx >= 0 && len(n.Results) == f.nres {
+			r := n.Results[f.boolIdx]
+			isTrue := f.constBool(r)
+			if isTrue != nil && *isTrue {
+				record(retTrue, n, nil)
+			}
+			if s.outcomes()&acquired != 0 && (isTrue != nil && *isTrue || f.isVal(r)) {
+				f.retAcq = true
+			}
+		}
+	case *ast.DeferStmt, *ast.GoStmt:
+		return
+	}
+	for i := range f.rels {
+		r := &f.rels[i]
+		if n.Pos() <= r.Op.Call.Pos() && r.Op.Call.Pos() < n.End() {
+			record(release, n, r)
+		}
+	}
+}
+
+func (f *flow) constBool(e ast.Expr) *bool {
+	tv, ok := f.info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool {
+		return nil
+	}
+	b := constant.BoolVal(tv.Value)
+	return &b
+}
+
+// refine keeps the pairs of s for which cond can evaluate to t.
+func (f *flow) refine(cond ast.Expr, s state, t bool) state {
+	if cond == nil || s == 0 {
+		return s
+	}
+	cond = ast.Unparen(cond)
+	switch x := cond.(type) {
+	case *ast.UnaryExpr:
+		if x.Op == token.NOT {
+			return f.refine(x.X, s, !t)
+		}
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case token.LAND:
+			if t {
+				return f.refine(x.Y, f.refine(x.X, s, true), true)
+			}
+			return f.refine(x.X, s, false) | f.refine(x.Y, f.refine(x.X, s, true), false)
+		case token.LOR:
+			if t {
+				return f.refine(x.X, s, true) | f.refine(x.Y, f.refine(x.X, s, false), true)
+			}
+			return f.refine(x.Y, f.refine(x.X, s, false), false)
+		}
+	}
+	var r state
+	s.each(func(o outcomes, dead int) {
+		if v := f.atom(cond, o, dead); v == unknown || v == truth(t) {
+			r |= bit(o, dead)
+		}
+	})
+	return r
+}
+
+// atom evaluates a condition with no &&, || or ! at the top, for one
+// outcome. A condition about the reply that it cannot read sets f.bad.
+func (f *flow) atom(e ast.Expr, o outcomes, dead int) tri {
+	if tag, ok := f.tags[e]; ok {
+		if v, ok := f.cmp(tag, e, token.EQL, o, dead); ok {
+			return v
+		}
+	}
+	switch x := e.(type) {
+	case *ast.BinaryExpr:
+		if x.Op == token.EQL || x.Op == token.NEQ {
+			if v, ok := f.cmp(x.X, x.Y, x.Op, o, dead); ok {
+				return v
+			}
+		}
+	case *ast.CallExpr:
+		if isErrorsIs(f.info, x) && len(x.Args) == 2 && f.isErr(x.Args[0]) {
+			if dead&errDead != 0 {
+				return unknown
+			}
+			if f.a.IsBusyErr(f.info, x.Args[1]) {
+				return f.errIsBusy(o)
+			}
+			// errors.Is(err, other): false unless the acquire failed.
+			if o == failed {
+				return unknown
+			}
+			return no
+		}
+		if arg, ok := f.a.BusyTest(f.info, x); ok && f.isErr(arg) {
+			if dead&errDead != 0 {
+				return unknown
+			}
+			return f.errIsBusy(o)
+		}
+	}
+	if f.isVal(e) && f.out.Busy == redisops.BusyFalse {
+		if dead&valDead != 0 {
+			return unknown
+		}
+		return truth(o == acquired)
+	}
+	if f.mentions(e, dead) {
+		f.bad = true
+	}
+	return unknown
+}
+
+// cmp evaluates x op y (== or !=) when one side is the reply's value or
+// error.
+func (f *flow) cmp(x, y ast.Expr, op token.Token, o outcomes, dead int) (tri, bool) {
+	for _, p := range [2][2]ast.Expr{{x, y}, {y, x}} {
+		l, r := p[0], p[1]
+		var v tri
+		switch {
+		case f.isErr(l) && f.isNil(r):
+			if dead&errDead != 0 {
+				return unknown, true
+			}
+			v = truth(o == acquired || o == busy && f.out.Busy == redisops.BusyFalse)
+		case f.isErr(l) && f.a.IsBusyErr(f.info, r):
+			if dead&errDead != 0 {
+				return unknown, true
+			}
+			v = f.errIsBusy(o)
+		case f.isVal(l) && f.constBool(r) != nil && f.out.Busy == redisops.BusyFalse:
+			if dead&valDead != 0 {
+				return unknown, true
+			}
+			v = truth((o == acquired) == *f.constBool(r))
+		case f.isVal(l) && f.out.Busy == redisops.BusyErr && f.constString(r) != nil:
+			if dead&valDead != 0 {
+				return unknown, true
+			}
+			// The status is "OK" when the key was set and "" otherwise.
+			got := ""
+			if o == acquired {
+				got = "OK"
+			}
+			v = truth(got == *f.constString(r))
+		default:
+			continue
+		}
+		if op == token.NEQ {
+			v = v.not()
+		}
+		return v, true
+	}
+	return unknown, false
+}
+
+func (f *flow) errIsBusy(o outcomes) tri {
+	return truth(o == busy && f.out.Busy == redisops.BusyErr)
+}
+
+func (f *flow) isNil(e ast.Expr) bool {
+	tv, ok := f.info.Types[e]
+	return ok && tv.IsNil()
+}
+
+func (f *flow) constString(e ast.Expr) *string {
+	tv, ok := f.info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return nil
+	}
+	s := constant.StringVal(tv.Value)
+	return &s
+}
+
+func (f *flow) isVal(e ast.Expr) bool { return f.is(e, f.val, f.out.Value) }
+func (f *flow) isErr(e ast.Expr) bool { return f.is(e, f.err, f.out.Err) }
+
+func (f *flow) is(e ast.Expr, obj types.Object, inline ast.Expr) bool {
+	e = ast.Unparen(e)
+	if obj != nil {
+		id, ok := e.(*ast.Ident)
+		return ok && f.info.Uses[id] == obj
+	}
+	return inline != nil && e == inline
+}
+
+// mentions reports whether e reads a live reply variable.
+func (f *flow) mentions(e ast.Expr, dead int) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if x, ok := n.(ast.Expr); ok && (dead&valDead == 0 && f.isVal(x) || dead&errDead == 0 && f.isErr(x)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// derived reports whether the reply flows somewhere this check does not
+// follow: a test of it outside a condition or a return (acquired := ok &&
+// err == nil), a copy (held := ok), or the value passed to a call whose
+// result is used. Tests the flow cannot read then decide, so it stays
+// silent.
+func (f *flow) derived(a *redisops.Op, out redisops.Outcome) bool {
+	check := func(cur inspector.Cursor, isValue bool) bool {
+		e := cur.Node()
+		walked := false
+	up:
+		for {
+			p := cur.Parent()
+			switch x := p.Node().(type) {
+			case *ast.ParenExpr:
+			case *ast.UnaryExpr:
+				if x.Op != token.NOT {
+					break up
+				}
+			case *ast.BinaryExpr:
+				switch x.Op {
+				case token.LAND, token.LOR, token.EQL, token.NEQ:
+				default:
+					break up
+				}
+			case *ast.CallExpr:
+				if _, ok := f.a.BusyTest(f.info, x); !ok && !isErrorsIs(f.info, x) {
+					break up
+				}
+				if len(x.Args) == 0 || ast.Unparen(x.Args[0]) != e {
+					break up
+				}
+			default:
+				break up
+			}
+			cur, e, walked = p, p.Node(), true
+		}
+		switch p := cur.Parent().Node().(type) {
+		case *ast.IfStmt:
+			return p.Cond != e
+		case *ast.ForStmt:
+			return p.Cond != e
+		case *ast.SwitchStmt:
+			return p.Tag != e
+		case *ast.CaseClause:
+			return false
+		case *ast.ReturnStmt:
+			return false
+		case *ast.CallExpr:
+			// Passed to a call: an error may go anywhere; a value only
+			// to a call made for its effect (log.Printf(…, ok)).
+			if walked {
+				return true
+			}
+			if !isValue {
+				return false
+			}
+			_, stmt := cur.Parent().Parent().Node().(*ast.ExprStmt)
+			return !stmt
+		case *ast.SelectorExpr:
+			return walked || isValue // err.Error() is fine
+		}
+		return true
+	}
+	if f.val == nil && out.Value != nil || f.err == nil && out.Err != nil {
+		// Read in place: the accessor call itself.
+		return check(out.ExprCursor, out.Value != nil)
+	}
+	var fcur inspector.Cursor
+	for c := range a.Cursor.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		fcur = c
+		break
+	}
+	for cur := range fcur.Preorder((*ast.Ident)(nil)) {
+		id := cur.Node().(*ast.Ident)
+		obj := f.info.Uses[id]
+		if obj == nil || obj != f.val && obj != f.err {
+			continue
+		}
+		if _, ok := cur.Parent().Node().(*ast.AssignStmt); ok {
+			// As an assignment target it is a new value (flow.assign); as
+			// a source it is a copy.
+			as := cur.Parent().Node().(*ast.AssignStmt)
+			target := false
+			for _, l := range as.Lhs {
+				if l == id {
+					target = true
+				}
+			}
+			if target {
+				continue
+			}
+		}
+		if check(cur, obj == f.val) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,257 @@
+package lockid
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/internal/lua"
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// This file asks the lock question in reverse: given an acquire, which
+// operations of the package touch its key, and which of them release it.
+
+// Release is an operation that releases the key of an acquire.
+type Release struct {
+	Op       *redisops.Op
+	Key      ast.Expr // the key expression of Op that names the lock
+	Evidence Evidence
+	// Call is, for ViaHelper, the call in the acquiring function of the
+	// helper that holds Op.
+	Call *ast.CallExpr
+	// Checked is set for a script that deletes the key only when it still
+	// holds the owner's token (compare-and-delete).
+	Checked bool
+}
+
+// Match reports whether key, used by op, names the key acquired by a:
+//
+//   - SameFunc: op is in a's function (or a function literal inside it)
+//     and keyid.Same holds there (the caller decides whether op must come
+//     after a);
+//   - SameShape: op is in another function and keyid.SameShape holds;
+//   - ViaHelper: key is a parameter of op's function declaration, and a's
+//     function calls it after a, passing a's key (call is that call).
+//
+// It returns 0 when key is not a's key.
+func (l *Locks) Match(a, op *redisops.Op, key ast.Expr) (Evidence, *ast.CallExpr) {
+	if a.Func == nil || op.Func == nil || a.Key() == nil || key == nil {
+		return 0, nil
+	}
+	info := l.pass.TypesInfo
+	if op.Func == a.Func || encloses(a.Func.Node, op.Func.Node) {
+		if keyid.Same(info, a.Func.Body, a.Key(), key) {
+			return SameFunc, nil
+		}
+		return 0, nil
+	}
+	if keyid.SameShape(info, a.Key(), key) {
+		return SameShape, nil
+	}
+	if call := l.helperCall(a, op, key); call != nil {
+		return ViaHelper, call
+	}
+	return 0, nil
+}
+
+// Releases lists the operations that release a's key: a DEL/UNLINK of it,
+// or a Lua script that deletes it (compare-and-delete or unchecked). In
+// a's own function only operations that can run after a count.
+func (l *Locks) Releases(a *redisops.Op) []Release {
+	var rels []Release
+	for _, d := range l.res.Ops {
+		var keys []ast.Expr
+		checked := false
+		switch d.Kind {
+		case redisops.Delete:
+			if d.KeysSpread {
+				continue
+			}
+			keys = d.Keys
+		case redisops.Script:
+			if d.ScriptSrc == "" || len(d.Keys) == 0 {
+				continue
+			}
+			switch lua.Classify(d.ScriptSrc).Kind {
+			case lua.CompareAndDelete:
+				checked = true
+			case lua.UncheckedDelete:
+			default:
+				continue
+			}
+			keys = d.Keys[:1]
+		default:
+			continue
+		}
+		for _, k := range keys {
+			ev, call := l.Match(a, d, k)
+			if ev == 0 || ev == SameFunc && !After(a, d) {
+				continue
+			}
+			rels = append(rels, Release{Op: d, Key: k, Evidence: ev, Call: call, Checked: checked})
+			break
+		}
+	}
+	return rels
+}
+
+// After reports whether op can run after a, both in a's function (or op in
+// a function literal inside it): op is written after a and, in the same
+// function, reachable from it.
+func After(a, op *redisops.Op) bool {
+	if op.Call.Pos() <= a.Call.End() {
+		return false
+	}
+	return op.Func != a.Func || a.Func.Reachable(a.Call.Pos(), op.Call.Pos())
+}
+
+// helperCall finds, for a key that is a parameter of op's enclosing
+// function declaration, a call of that function in a's function after a
+// that passes a's key in that position.
+func (l *Locks) helperCall(a, op *redisops.Op, key ast.Expr) *ast.CallExpr {
+	id, ok := ast.Unparen(key).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	decl, ok := op.Func.Node.(*ast.FuncDecl)
+	if !ok {
+		return nil
+	}
+	info := l.pass.TypesInfo
+	param, ok := info.ObjectOf(id).(*types.Var)
+	if !ok {
+		return nil
+	}
+	fn, ok := info.Defs[decl.Name].(*types.Func)
+	if !ok {
+		return nil
+	}
+	sig := fn.Type().(*types.Signature)
+	index := -1
+	for i := range sig.Params().Len() {
+		if sig.Params().At(i) == param {
+			index = i
+		}
+	}
+	if index < 0 || sig.Variadic() && index == sig.Params().Len()-1 || keyid.AssignedIn(info, decl.Body, param) {
+		return nil
+	}
+	for _, call := range l.callsOf(fn) {
+		if index < len(call.Args) && call.Pos() > a.Call.End() && encloses(a.Func.Node, call) &&
+			keyid.Same(info, a.Func.Body, a.Key(), call.Args[index]) {
+			return call
+		}
+	}
+	return nil
+}
+
+// Named reports whether op's key, or the function declaration holding op
+// (its name or its receiver's type name), is named like a lock: a word
+// starting with "lock" or "unlock", or "mutex"; for the function also
+// "acquire" and "release". It is a weaker signal than the evidence above,
+// for checks that need a second reason before they speak.
+func Named(info *types.Info, op *redisops.Op) bool {
+	if k := op.Key(); k != nil {
+		if lockWords(keyText(info, k), false) {
+			return true
+		}
+	}
+	for c := range op.Cursor.Enclosing((*ast.FuncDecl)(nil)) {
+		decl := c.Node().(*ast.FuncDecl)
+		if lockWords(decl.Name.Name, true) {
+			return true
+		}
+		if decl.Recv != nil && len(decl.Recv.List) == 1 {
+			t := decl.Recv.List[0].Type
+			for {
+				switch x := t.(type) {
+				case *ast.StarExpr:
+					t = x.X
+					continue
+				case *ast.IndexExpr:
+					t = x.X
+					continue
+				case *ast.IndexListExpr:
+					t = x.X
+					continue
+				}
+				break
+			}
+			if id, ok := t.(*ast.Ident); ok && lockWords(id.Name, true) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keyText is the identifiers and string constants of a key expression,
+// with constant identifiers replaced by their value.
+func keyText(info *types.Info, e ast.Expr) string {
+	var b strings.Builder
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			b.WriteString(n.Name + " ")
+			if tv, ok := info.Types[n]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+				b.WriteString(constant.StringVal(tv.Value) + " ")
+			}
+		case *ast.BasicLit:
+			if n.Kind == token.STRING {
+				if s, err := strconv.Unquote(n.Value); err == nil {
+					b.WriteString(s + " ")
+				}
+			}
+		}
+		return true
+	})
+	return b.String()
+}
+
+// lockWords splits s into words (at non-letters and camelCase humps) and
+// reports whether one names a lock.
+func lockWords(s string, fn bool) bool {
+	var words []string
+	start := -1
+	rs := []rune(s)
+	flush := func(i int) {
+		if start >= 0 {
+			words = append(words, strings.ToLower(string(rs[start:i])))
+			start = -1
+		}
+	}
+	for i, r := range rs {
+		switch {
+		case !unicode.IsLetter(r):
+			flush(i)
+		case unicode.IsUpper(r):
+			// A hump starts a word unless it continues an acronym.
+			if start >= 0 && !(unicode.IsUpper(rs[i-1]) && (i+1 >= len(rs) || !unicode.IsLower(rs[i+1]))) {
+				flush(i)
+			}
+			if start < 0 {
+				start = i
+			}
+		default:
+			if start < 0 {
+				start = i
+			}
+		}
+	}
+	flush(len(rs))
+	for _, w := range words {
+		switch {
+		case strings.HasPrefix(w, "lock"), strings.HasPrefix(w, "unlock"), w == "mutex":
+			return true
+		case fn && (w == "acquire" || w == "release"):
+			return true
+		}
+	}
+	return false
+}

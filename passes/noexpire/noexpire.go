@@ -1,0 +1,178 @@
+// Package noexpire defines LV103: a lock acquired with no TTL that nothing
+// ever expires.
+package noexpire
+
+import (
+	"fmt"
+	"go/constant"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockvet/lockvet/internal/lvconfig"
+	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/fixes"
+	"github.com/lockvet/lockvet/passes/internal/lockid"
+	"github.com/lockvet/lockvet/passes/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/report"
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// Rule describes the check.
+var Rule = &rules.Rule{
+	ID:    "LV103",
+	Name:  "noexpire",
+	Title: "lock acquired without a TTL and never expired",
+	Why: `A lock taken with SETNX, SetNX with a zero TTL or redis.KeepTTL, or SET NX
+without EX/PX has no expiry, and nothing else in the package gives it one. It
+is released only by the code that deletes it: a holder that crashes, is
+OOM-killed or is redeployed between the acquire and the release leaves the key
+in Redis for good, and every later caller finds the lock busy forever. Only
+keys that the package releases (DEL/UNLINK or a compare-and-delete script)
+are reported; a set-once marker that is never deleted is not a lock.`,
+	Fix: `Give the acquire a TTL: SetNX(ctx, key, token, ttl), or SetArgs with Mode
+"NX" and TTL. There is no automatic fix because the TTL is a decision: take
+the p99 duration of the guarded work and multiply it by 3 to 5, and give the
+work its own timeout (a context deadline) below the TTL, so that a slow holder
+stops before its lock can expire under it. Work that can outlive any fixed TTL
+needs renewal (a compare-and-pexpire script) or a lock library that renews.`,
+	Bad: `ok, err := rdb.SetNX(ctx, key, token, 0).Result()
+if err != nil || !ok {
+	return err
+}
+defer unlock(ctx, rdb, key, token)`,
+	Good: `ok, err := rdb.SetNX(ctx, key, token, 30*time.Second).Result()
+if err != nil || !ok {
+	return err
+}
+defer unlock(ctx, rdb, key, token)`,
+	Since:    "v0.1.0",
+	Severity: rules.Error,
+	CWE:      []string{"CWE-667", "CWE-833"},
+}
+
+// Analyzer is LV103 with the default configuration.
+var Analyzer = New(redisops.Analyzer, nil)
+
+// New returns LV103 reading the operations of ops, configured by cfg.
+func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     Rule.Name,
+		Doc:      Rule.Doc(),
+		URL:      Rule.URL(),
+		Requires: []*analysis.Analyzer{ops},
+		Run: func(pass *analysis.Pass) (any, error) {
+			run(pass, pass.ResultOf[ops].(*redisops.Result), report.New(pass, Rule, cfg))
+			return nil, nil
+		},
+	}
+}
+
+func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
+	var locks *lockid.Locks
+	for _, a := range res.Ops {
+		if a.Kind != redisops.Acquire || !a.NoTTL || a.Key() == nil || a.Func == nil || inTest(pass, a) {
+			continue
+		}
+		if locks == nil {
+			locks = lockid.New(pass, res)
+		}
+		rel, ok := release(pass, locks, a)
+		if !ok || expired(pass, res, locks, a) {
+			continue
+		}
+		related := analysis.RelatedInformation{Pos: rel.Op.Call.Pos(), End: rel.Op.Call.End(), Message: "lock released here"}
+		if rel.Call != nil {
+			related = analysis.RelatedInformation{Pos: rel.Call.Pos(), End: rel.Call.End(), Message: "lock released through this call"}
+		}
+		r.Report(analysis.Diagnostic{
+			Pos: a.Call.Pos(),
+			End: a.Call.End(),
+			Message: fmt.Sprintf("lock %s is acquired by %s with no TTL and nothing expires it: a holder that dies before the release leaves it held forever; "+
+				"pass %s a TTL of 3-5x the p99 duration of the guarded work, and give the work its own timeout below the TTL",
+				fixes.Text(pass.Fset, a.Key()), a.Method, a.Method),
+			Related: []analysis.RelatedInformation{related},
+		})
+	}
+}
+
+// release finds the evidence that a takes a lock: an operation that later
+// releases its key. A DEL of a key of the same shape in another function
+// counts only when the code names it a lock (a cache entry filled with
+// SETNX and invalidated elsewhere is not one); a compare-and-delete script
+// always counts.
+func release(pass *analysis.Pass, locks *lockid.Locks, a *redisops.Op) (lockid.Release, bool) {
+	var best lockid.Release
+	rank := func(r lockid.Release) int {
+		switch {
+		case r.Evidence == lockid.SameFunc:
+			return 4
+		case r.Evidence == lockid.ViaHelper:
+			return 3
+		case r.Checked:
+			return 2
+		case lockid.Named(pass.TypesInfo, a) || lockid.Named(pass.TypesInfo, r.Op):
+			return 1
+		}
+		return 0
+	}
+	br := 0
+	for _, r := range locks.Releases(a) {
+		if inTest(pass, r.Op) {
+			continue // fixture cleanup, not a release
+		}
+		if n := rank(r); n > br {
+			best, br = r, n
+		}
+	}
+	return best, br > 0
+}
+
+// inTest reports whether op is in a _test.go file: tests seed and clean
+// up lock keys as fixtures.
+func inTest(pass *analysis.Pass, op *redisops.Op) bool {
+	return strings.HasSuffix(pass.Fset.File(op.Call.Pos()).Name(), "_test.go")
+}
+
+// expired reports whether anything in the package may give a's key a TTL:
+// an EXPIRE of it (LV101 reports the non-atomic pair), an acquire or a
+// write that sets a TTL, or a script that expires it or that lockvet
+// cannot read.
+func expired(pass *analysis.Pass, res *redisops.Result, locks *lockid.Locks, a *redisops.Op) bool {
+	for _, e := range res.Ops {
+		if e == a || !setsTTL(pass, e) {
+			continue
+		}
+		for _, k := range e.Keys {
+			if ev, _ := locks.Match(a, e, k); ev != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func setsTTL(pass *analysis.Pass, op *redisops.Op) bool {
+	switch op.Kind {
+	case redisops.Expire:
+		return true
+	case redisops.Acquire:
+		return !op.NoTTL
+	case redisops.Write:
+		if op.TTL == nil {
+			return false
+		}
+		tv, ok := pass.TypesInfo.Types[op.TTL]
+		return !ok || tv.Value == nil || tv.Value.Kind() != constant.Int || constant.Sign(tv.Value) > 0
+	case redisops.Script:
+		if op.ScriptSrc == "" {
+			return true
+		}
+		switch lua.Classify(op.ScriptSrc).Kind {
+		case lua.CompareAndDelete, lua.UncheckedDelete:
+			return false
+		}
+		return true
+	}
+	return false
+}

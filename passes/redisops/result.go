@@ -1,0 +1,336 @@
+package redisops
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/lockvet/lockvet/passes/internal/fixes"
+)
+
+// An acquire has three outcomes: acquired, busy (someone else holds the
+// key) and failed (the command never ran or Redis answered an error).
+// Clients report them in different places; this file says where, so that
+// checks can follow the outcome without knowing the client.
+
+// Busy is where a client reports that an acquire found the key held.
+type Busy uint8
+
+const (
+	// BusyFalse: the reply value is a bool, true when the key was set and
+	// false when it was held; the error is set only when the command
+	// failed, and then the value is false (the client turns the nil
+	// reply into false, so the error is never the nil-reply sentinel).
+	BusyFalse Busy = iota + 1
+	// BusyErr: a held key comes back as the client's nil-reply error
+	// (see IsBusyErr); the reply value is a status string, "OK" when the
+	// key was set and "" otherwise (held or failed).
+	BusyErr
+)
+
+// ReadKind is how an acquire's reply is consumed where the call is made.
+type ReadKind uint8
+
+const (
+	// ReadOther: the command value is stored, passed on or returned; the
+	// reply is read elsewhere (not followed).
+	ReadOther ReadKind = iota
+	// ReadNone: the reply is discarded: the call, or an accessor on it,
+	// is a statement or assigned to blanks.
+	ReadNone
+	// ReadErr: only the error is read.
+	ReadErr
+	// ReadValue: only the value is read.
+	ReadValue
+	// ReadBoth: the value and the error are read.
+	ReadBoth
+)
+
+// Outcome is how an acquire reports its outcome and how the code reads it.
+type Outcome struct {
+	Busy Busy
+	Read ReadKind
+	// Value carries the reply value: the variable it is assigned to (an
+	// *ast.Ident) or the accessor call itself when used in place. Nil when
+	// the value is not read.
+	Value ast.Expr
+	// Err carries the error, like Value.
+	Err ast.Expr
+	// Accessor is the accessor call on the command (the value, error or
+	// both), or nil when the command itself is discarded.
+	Accessor *ast.CallExpr
+	// Expr is the outermost expression of the read: Accessor, or the call.
+	Expr ast.Expr
+	// Stmt is the statement that reads the reply when the read is a whole
+	// statement: an *ast.ExprStmt, or the *ast.AssignStmt / *ast.ValueSpec
+	// that assigns Value and Err. Nil when the read is used in place.
+	Stmt ast.Node
+	// ExprCursor is the cursor at Expr.
+	ExprCursor inspector.Cursor
+}
+
+// outcomer is implemented by adapters that know how their acquires report
+// the outcome.
+type outcomer interface {
+	// outcome describes o's reply, or false when it cannot (not an
+	// acquire, or a form whose reply means something else).
+	outcome(info *types.Info, o *Op) (Outcome, bool)
+	// busyErr reports whether e is the client's nil-reply error value
+	// (what a held key comes back as for BusyErr acquires).
+	busyErr(info *types.Info, o *Op, e ast.Expr) bool
+	// busyTest recognizes a client predicate call testing an error for
+	// the nil reply and returns the error argument.
+	busyTest(info *types.Info, o *Op, call *ast.CallExpr) (ast.Expr, bool)
+	// readBoth returns edits that make an error-only read assign the
+	// value to name as well, or false.
+	readBoth(out Outcome, name string) ([]analysis.TextEdit, bool)
+}
+
+// Outcome describes where the acquire o reports acquired / busy / failed
+// and how the code around the call reads it. It fails for other ops, for
+// clients whose adapter does not describe results, and for acquire forms
+// whose reply means something else (SET NX GET returns the old value).
+func (o *Op) Outcome(info *types.Info) (Outcome, bool) {
+	oc, ok := o.adapter.(outcomer)
+	if !ok || o.Kind != Acquire {
+		return Outcome{}, false
+	}
+	return oc.outcome(info, o)
+}
+
+// IsBusyErr reports whether e is the error value o's client uses for a nil
+// reply, the "key held" answer of a BusyErr acquire (redis.Nil).
+func (o *Op) IsBusyErr(info *types.Info, e ast.Expr) bool {
+	oc, ok := o.adapter.(outcomer)
+	return ok && e != nil && oc.busyErr(info, o, ast.Unparen(e))
+}
+
+// BusyTest recognizes a call of a client predicate that tests an error for
+// the nil reply (rueidis.IsRedisNil(err)) and returns the tested error.
+func (o *Op) BusyTest(info *types.Info, call *ast.CallExpr) (ast.Expr, bool) {
+	oc, ok := o.adapter.(outcomer)
+	if !ok {
+		return nil, false
+	}
+	return oc.busyTest(info, o, call)
+}
+
+// ReadBoth returns the edits that make out's error-only read also assign
+// the value, to a variable called name: `err := cmd.Err()` becomes
+// `name, err := cmd.Result()`, `_, err := cmd.Result()` becomes
+// `name, err := cmd.Result()`. It fails unless out is an error-only read
+// assigned by an := or = statement.
+func (o *Op) ReadBoth(out Outcome, name string) ([]analysis.TextEdit, bool) {
+	oc, ok := o.adapter.(outcomer)
+	if !ok || out.Read != ReadErr || out.Accessor == nil || out.Err == nil {
+		return nil, false
+	}
+	if _, ok := out.Stmt.(*ast.AssignStmt); !ok {
+		return nil, false
+	}
+	return oc.readBoth(out, name)
+}
+
+// goRedisBase maps a go-redis-shaped family to the package of the native
+// client it wraps, whose nil-reply error and predicate users may test
+// instead of the adapter's.
+var goRedisBase = map[string]string{
+	"rueidiscompat": "github.com/redis/rueidis",
+	"valkeycompat":  "github.com/valkey-io/valkey-go",
+}
+
+func (goRedis) outcome(info *types.Info, o *Op) (Outcome, bool) {
+	out := Outcome{Busy: BusyFalse}
+	if o.Method == "SetArgs" {
+		out.Busy = BusyErr
+		if getFlag(o) {
+			// SET NX GET: the reply is the old value, not a status.
+			return Outcome{}, false
+		}
+	} else if o.Method != "SetNX" {
+		return Outcome{}, false
+	}
+	cur := o.Cursor
+	out.Expr, out.ExprCursor = o.Call, cur
+	// An accessor on the command: cmd.Err(), cmd.Val(), cmd.Result().
+	accessor := ""
+	if sel, ok := cur.Parent().Node().(*ast.SelectorExpr); ok && sel.X == o.Call {
+		outer, ok := cur.Parent().Parent().Node().(*ast.CallExpr)
+		if !ok || outer.Fun != sel || len(outer.Args) != 0 {
+			return out, true // a method value or other use: ReadOther
+		}
+		if fn, ok := typeutil.Callee(info, outer).(*types.Func); !ok || fn.Pkg() == nil || goRedisPaths[fn.Pkg().Path()] == "" {
+			return out, true
+		}
+		switch sel.Sel.Name {
+		case "Err", "Val", "Result":
+			accessor = sel.Sel.Name
+		default:
+			return out, true
+		}
+		out.Accessor = outer
+		out.Expr, out.ExprCursor = outer, cur.Parent().Parent()
+	}
+	pcur := out.ExprCursor.Parent()
+	blank := func(e ast.Expr) bool {
+		id, ok := e.(*ast.Ident)
+		return ok && id.Name == "_"
+	}
+	ident := func(e ast.Expr) ast.Expr {
+		if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
+			return id
+		}
+		return nil
+	}
+	// lhs returns the variables a single-valued or two-valued read is
+	// assigned to, when it is the only right-hand side.
+	var lhs []ast.Expr
+	switch p := pcur.Node().(type) {
+	case *ast.ExprStmt:
+		out.Read, out.Stmt = ReadNone, p
+		return out, true
+	case *ast.AssignStmt:
+		if len(p.Rhs) != 1 || (p.Tok != token.DEFINE && p.Tok != token.ASSIGN) {
+			return out, true
+		}
+		lhs, out.Stmt = p.Lhs, p
+	case *ast.ValueSpec:
+		if len(p.Values) != 1 {
+			return out, true
+		}
+		for _, n := range p.Names {
+			lhs = append(lhs, n)
+		}
+		out.Stmt = p
+	}
+	for _, l := range lhs {
+		if !blank(l) && ident(l) == nil {
+			// Assigned to a field or an index: not followed.
+			out.Stmt = nil
+			return out, true
+		}
+	}
+	switch accessor {
+	case "":
+		// The command value itself.
+		if len(lhs) == 1 && blank(lhs[0]) {
+			out.Read = ReadNone
+		} else {
+			out.Stmt = nil
+		}
+		return out, true
+	case "Err":
+		if lhs == nil {
+			out.Read, out.Err = ReadErr, out.Accessor
+			return out, true
+		}
+		out.Read, out.Err = ReadErr, ident(lhs[0])
+	case "Val":
+		if lhs == nil {
+			out.Read, out.Value = ReadValue, out.Accessor
+			return out, true
+		}
+		out.Read, out.Value = ReadValue, ident(lhs[0])
+	case "Result":
+		if len(lhs) != 2 {
+			out.Stmt = nil
+			return out, true // returned or passed on
+		}
+		out.Value, out.Err = ident(lhs[0]), ident(lhs[1])
+		switch {
+		case out.Value != nil && out.Err != nil:
+			out.Read = ReadBoth
+		case out.Value != nil:
+			out.Read = ReadValue
+		case out.Err != nil:
+			out.Read = ReadErr
+		}
+		if out.Read != 0 {
+			return out, true
+		}
+	}
+	if out.Value == nil && out.Err == nil {
+		out.Read = ReadNone
+	}
+	return out, true
+}
+
+// getFlag reports whether a SetArgs literal may set Get.
+func getFlag(o *Op) bool {
+	if len(o.Call.Args) == 0 {
+		return false
+	}
+	lit, ok := ast.Unparen(o.Call.Args[len(o.Call.Args)-1]).(*ast.CompositeLit)
+	if !ok {
+		return true
+	}
+	for _, e := range lit.Elts {
+		kv, ok := e.(*ast.KeyValueExpr)
+		if !ok {
+			return true
+		}
+		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Get" {
+			if v, ok := ast.Unparen(kv.Value).(*ast.Ident); !ok || v.Name != "false" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (goRedis) busyErr(info *types.Info, o *Op, e ast.Expr) bool {
+	var id *ast.Ident
+	switch x := e.(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return false
+	}
+	obj := info.ObjectOf(id)
+	if obj == nil || obj.Pkg() == nil || obj.Name() != "Nil" || obj.Parent() != obj.Pkg().Scope() {
+		return false
+	}
+	switch obj.(type) {
+	case *types.Const, *types.Var:
+	default:
+		return false
+	}
+	path := obj.Pkg().Path()
+	return goRedisPaths[path] == o.Client || goRedisBase[o.Client] == path
+}
+
+func (goRedis) busyTest(info *types.Info, o *Op, call *ast.CallExpr) (ast.Expr, bool) {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || len(call.Args) != 1 || goRedisBase[o.Client] != fn.Pkg().Path() {
+		return nil, false
+	}
+	switch fn.Name() {
+	case "IsRedisNil", "IsValkeyNil":
+		return call.Args[0], true
+	}
+	return nil, false
+}
+
+func (goRedis) readBoth(out Outcome, name string) ([]analysis.TextEdit, bool) {
+	as := out.Stmt.(*ast.AssignStmt)
+	sel, ok := out.Accessor.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	switch {
+	case sel.Sel.Name == "Err" && len(as.Lhs) == 1:
+		return []analysis.TextEdit{
+			{Pos: as.Lhs[0].Pos(), End: as.Lhs[0].Pos(), NewText: []byte(name + ", ")},
+			fixes.Replace(sel.Sel, "Result"),
+		}, true
+	case sel.Sel.Name == "Result" && len(as.Lhs) == 2:
+		return []analysis.TextEdit{fixes.Replace(as.Lhs[0], name)}, true
+	}
+	return nil, false
+}
