@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bytes"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
+)
+
+func TestConflicts(t *testing.T) {
+	for _, tc := range []struct {
+		a, b edit
+		want bool
+	}{
+		{edit{0, 5, "x"}, edit{5, 8, "y"}, false},  // adjacent
+		{edit{0, 5, "x"}, edit{4, 8, "y"}, true},   // overlapping
+		{edit{2, 3, "x"}, edit{0, 8, "y"}, true},   // nested
+		{edit{2, 5, "x"}, edit{2, 5, "x"}, false},  // identical: applied once
+		{edit{2, 5, "x"}, edit{2, 5, "y"}, true},   // same range, other text
+		{edit{3, 3, "x"}, edit{3, 3, "y"}, true},   // two insertions at one point
+		{edit{3, 3, "x"}, edit{3, 3, "x"}, false},  // the same insertion twice
+		{edit{3, 3, "x"}, edit{0, 3, "y"}, false},  // insertion after a replacement
+		{edit{3, 3, "x"}, edit{3, 6, "y"}, false},  // insertion before a replacement
+		{edit{4, 4, "x"}, edit{3, 6, "y"}, true},   // insertion inside a replacement
+		{edit{3, 6, "y"}, edit{4, 4, "x"}, true},   // (symmetric)
+		{edit{10, 12, ""}, edit{0, 2, "z"}, false}, // far apart
+	} {
+		if got := conflicts(tc.a, tc.b); got != tc.want {
+			t.Errorf("conflicts(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestApplyEdits(t *testing.T) {
+	src := []byte("0123456789")
+	got := applyEdits(src, []edit{{8, 10, "X"}, {3, 3, "+"}, {0, 2, ""}, {3, 5, "-"}, {3, 3, "+"}})
+	if want := "2+-567X"; string(got) != want {
+		t.Errorf("applyEdits = %q, want %q", got, want)
+	}
+}
+
+func TestTidy(t *testing.T) {
+	src := `package p
+
+import (
+	"fmt"
+	str "strings"
+	"time"
+	_ "embed"
+)
+
+func f() string { return str.ToUpper("x") }
+`
+	names := map[string]string{"fmt": "fmt", "strings": "str", "embed": "_"}
+	got, err := tidy("p.go", []byte(src), names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// fmt is unused and known: removed. str is used. time was not in the
+	// original file (a fix added it): kept. The blank import stays.
+	want := `package p
+
+import (
+	_ "embed"
+	str "strings"
+	"time"
+)
+
+func f() string { return str.ToUpper("x") }
+`
+	if string(got) != want {
+		t.Errorf("tidy:\n%s\nwant:\n%s", got, want)
+	}
+
+	if _, err := tidy("p.go", []byte("package p\nfunc {"), nil); err == nil {
+		t.Error("tidy accepted invalid Go")
+	}
+}
+
+// loadTemp writes files into a new module and loads it like lockvet does.
+func loadTemp(t *testing.T, files map[string]string) (string, *packages.Package) {
+	t.Helper()
+	dir := t.TempDir()
+	files["go.mod"] = "module example.com/p\n\ngo 1.26\n"
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: loadMode, Dir: dir, Env: offline()}, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
+		t.Fatalf("load: %v", pkgs[0].Errors)
+	}
+	return dir, pkgs[0]
+}
+
+func TestApplyFixes(t *testing.T) {
+	const src = `package p
+
+import (
+	"fmt"
+	"strings"
+)
+
+func a() string { return fmt.Sprint(1) }
+
+func b() string { return strings.ToUpper("x") }
+
+func c() int { return   1 }
+`
+	dir, pkg := loadTemp(t, map[string]string{"p.go": src})
+	tf := pkg.Fset.File(pkg.Syntax[0].FileStart)
+	// at finds the n-th (0-based) occurrence of s and returns its range.
+	at := func(s string, n int) (token.Pos, token.Pos) {
+		off := -1
+		for range n + 1 {
+			off += 1 + strings.Index(src[off+1:], s)
+		}
+		return tf.Pos(off), tf.Pos(off + len(s))
+	}
+	fix := func(text string, edits ...analysis.TextEdit) []analysis.SuggestedFix {
+		return []analysis.SuggestedFix{{Message: text, TextEdits: edits}}
+	}
+	edit := func(s string, n int, text string) analysis.TextEdit {
+		pos, end := at(s, n)
+		return analysis.TextEdit{Pos: pos, End: end, NewText: []byte(text)}
+	}
+	find := func(msg string, fixes []analysis.SuggestedFix) *finding {
+		return &finding{pkg: pkg, analyzer: &analysis.Analyzer{Name: "test"}, diag: analysis.Diagnostic{Message: msg, SuggestedFixes: fixes}}
+	}
+	f1 := find("inline", fix("inline", edit(`fmt.Sprint(1)`, 0, `"1"`)))
+	f2 := find("overlaps f1", fix("rename", edit(`Sprint`, 0, `Sprintln`)))
+	f3 := find("two edits", fix("two", edit("func c", 0, "// c is two.\nfunc c"), edit("1", 2, "2")))
+	f4 := find("same edit as f3", fix("same", edit("1", 2, "2")))
+	f5 := find("no fix", nil)
+	f6 := find("second fix ignored", append(fix("first", edit(`"x"`, 0, `"y"`)), fix("second", edit(`"x"`, 0, `"z"`))...))
+	findings := []*finding{f1, f2, f3, f4, f5, f6}
+
+	const want = `package p
+
+import (
+	"strings"
+)
+
+func a() string { return "1" }
+
+func b() string { return strings.ToUpper("y") }
+
+// c is two.
+func c() int { return 2 }
+`
+	check := func(res *fixResult) {
+		t.Helper()
+		if res.fixed != 4 || res.files != 1 || res.conflicts != 1 || len(res.left) != 2 || res.left[0] != f2 || res.left[1] != f5 {
+			t.Errorf("result = %+v", res)
+		}
+	}
+
+	// -diff: nothing written, the diff printed.
+	var out bytes.Buffer
+	res, err := applyFixes(dir, findings, false, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(res)
+	if data, _ := os.ReadFile(filepath.Join(dir, "p.go")); string(data) != src {
+		t.Error("-diff wrote the file")
+	}
+	if wantDiff := unifiedDiff("p.go", []byte(src), []byte(want)); out.String() != wantDiff {
+		t.Errorf("diff:\n%s\nwant:\n%s", out.String(), wantDiff)
+	}
+
+	// -fix
+	out.Reset()
+	res, err = applyFixes(dir, findings, true, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "p.go")); string(data) != want {
+		t.Errorf("fixed file:\n%s\nwant:\n%s", data, want)
+	}
+	if out.Len() != 0 {
+		t.Errorf("-fix printed %q", out.String())
+	}
+	check(res)
+
+	// The file changed since it was loaded: not touched again.
+	if _, err := applyFixes(dir, []*finding{f1}, true, &out); err == nil || !strings.Contains(err.Error(), "changed since") {
+		t.Errorf("err = %v, want a changed-file error", err)
+	}
+}
+
+func TestApplyFixesInvalidResult(t *testing.T) {
+	const src = "package p\n\nfunc f() {}\n"
+	dir, pkg := loadTemp(t, map[string]string{"p.go": src})
+	tf := pkg.Fset.File(pkg.Syntax[0].FileStart)
+	bad := &finding{pkg: pkg, analyzer: &analysis.Analyzer{Name: "test"}, diag: analysis.Diagnostic{
+		SuggestedFixes: []analysis.SuggestedFix{{Message: "break it", TextEdits: []analysis.TextEdit{{Pos: tf.Pos(len(src) - 2), End: tf.Pos(len(src) - 1), NewText: nil}}}},
+	}}
+	var out bytes.Buffer
+	_, err := applyFixes(dir, []*finding{bad}, true, &out)
+	if err == nil || !strings.Contains(err.Error(), "invalid Go") {
+		t.Errorf("err = %v", err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "p.go")); string(data) != src {
+		t.Error("an invalid result was written")
+	}
+}

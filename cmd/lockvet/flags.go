@@ -1,0 +1,122 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lockvet/lockvet/analyzer"
+)
+
+// options is the parsed command line.
+type options struct {
+	json    bool
+	fix     bool
+	diff    bool
+	explain string
+	tests   bool
+	dir     string
+	version bool
+	config  configFlags
+}
+
+// configFlags are the flags that configure the analyzers. They are shared
+// with the go vet mode, where go vet forwards them to the tool.
+type configFlags struct {
+	checks           listFlag
+	disable          listFlag
+	redisVersion     string
+	includeGenerated bool
+}
+
+func (c *configFlags) register(fs *flag.FlagSet) {
+	fs.Var(&c.checks, "checks", "run only these checks: comma-separated `IDs` or names (LV101,setnxexpire)")
+	fs.Var(&c.disable, "disable", "do not run these checks: comma-separated `IDs` or names")
+	fs.StringVar(&c.redisVersion, "redis-version", "", "oldest Redis server the code runs against, as MAJOR.MINOR (`version`, e.g. 7.2 or 8.4); selects which fixes are offered")
+	fs.BoolVar(&c.includeGenerated, "include-generated", false, "also report findings in generated files")
+}
+
+func (c *configFlags) analyzerConfig() *analyzer.Config {
+	return &analyzer.Config{
+		Checks:           c.checks,
+		Disable:          c.disable,
+		RedisVersion:     c.redisVersion,
+		IncludeGenerated: c.includeGenerated,
+	}
+}
+
+// listFlag is a comma-separated list; repeating the flag adds to it.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(s string) error {
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			*l = append(*l, item)
+		}
+	}
+	return nil
+}
+
+// errReported is a command-line error that has been printed already.
+var errReported = errors.New("invalid command line")
+
+// parseFlags parses the command line. On -h it returns flag.ErrHelp after
+// printing the usage to stderr; on a mistake it prints it and returns
+// errReported.
+func parseFlags(args []string, stderr io.Writer) (*options, []string, error) {
+	o := &options{tests: true}
+	fs := flag.NewFlagSet("lockvet", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&o.json, "json", false, "print findings as JSON, in the shape of go vet -json (exit status 0 even with findings)")
+	fs.BoolVar(&o.fix, "fix", false, "apply the first suggested fix of each finding; print the findings left")
+	fs.BoolVar(&o.diff, "diff", false, "print the changes -fix would make as a unified diff; change no file")
+	fs.StringVar(&o.explain, "explain", "", "print the documentation of a check (`ID` or name) and exit")
+	fs.BoolVar(&o.tests, "test", true, "also analyze test files")
+	fs.StringVar(&o.dir, "C", "", "run as if lockvet was started in `dir`")
+	fs.BoolVar(&o.version, "V", false, "print the version and exit")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	o.config.register(fs)
+	fs.Usage = func() {} // the full text only on -h
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(fs)
+			return nil, nil, err
+		}
+		// The flag package printed the error.
+		fmt.Fprintln(stderr, "run 'lockvet -h' for usage")
+		return nil, nil, errReported
+	}
+	if o.json && (o.fix || o.diff) {
+		fmt.Fprintln(stderr, "lockvet: -json cannot be combined with -fix or -diff")
+		return nil, nil, errReported
+	}
+	patterns := fs.Args()
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	return o, patterns, nil
+}
+
+func usage(fs *flag.FlagSet) {
+	w := fs.Output()
+	fmt.Fprint(w, `lockvet finds Redis distributed-lock bugs in Go code.
+
+Usage:
+	lockvet [flags] [packages]        (default ./...)
+	lockvet -explain LV101
+	go vet -vettool=$(which lockvet) [packages]
+
+Exit status: 0 no findings, 1 findings, 2 errors (with -json: 0 or 2).
+
+Flags:
+`)
+	fs.PrintDefaults()
+	fmt.Fprintln(w, "\nChecks:")
+	for _, r := range analyzer.Rules() {
+		fmt.Fprintf(w, "\t%s  %-14s %s\n", r.ID, r.Name, r.Title)
+	}
+}

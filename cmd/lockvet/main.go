@@ -1,0 +1,58 @@
+// Command lockvet finds Redis distributed-lock bugs in Go code: a lock
+// taken without a TTL and expired in a second command, SETNX and EXPIRE
+// queued together in MULTI/EXEC, TTLs in the wrong unit, and the other
+// checks listed by lockvet -h.
+//
+// Usage:
+//
+//	lockvet [flags] [packages]
+//
+// The packages are go command patterns; the default is ./... . Each
+// finding is printed as
+//
+//	path/file.go:line:col: LV101: message
+//	<TAB>path/file.go:line:col: related position
+//
+// with paths relative to the working directory, sorted by position.
+//
+// Flags:
+//
+//	-C dir              run as if started in dir
+//	-checks IDs         run only these checks (IDs or names, comma-separated)
+//	-disable IDs        do not run these checks
+//	-redis-version V    oldest Redis server the code runs against (e.g. 8.4);
+//	                    selects which fixes are offered
+//	-include-generated  also report findings in generated files
+//	-test=false         do not analyze test files
+//	-json               print JSON in the shape of go vet -json
+//	-fix                apply the first suggested fix of each finding (fixes
+//	                    that overlap are skipped: run -fix again), gofmt the
+//	                    files, then analyze again and print what is left
+//	-diff               print the changes -fix would make as a unified diff
+//	                    (git apply takes it); change nothing
+//	-explain ID         print what a check finds and how to fix it
+//	-V, -version        print the version
+//
+// Exit status: 0 when there are no findings, 1 when there are, 2 on errors
+// (a package that does not load or type-check, a pattern matching
+// nothing, a bad flag). With -json the status is 0 or 2, as with go vet.
+// Packages that fail are named on stderr; the others are still analyzed.
+//
+// The same binary is a vet tool:
+//
+//	go vet -vettool=$(which lockvet) ./...
+//
+// go vet forwards -checks, -disable, -redis-version and
+// -include-generated, and its -json works as usual; each check can also be
+// turned off by name (-setnxexpire=false). go fix -fixtool=$(which lockvet)
+// applies the fixes through the go command.
+package main
+
+import "os"
+
+func main() {
+	if isVetInvocation(os.Args[1:]) {
+		vetMain(os.Args[1:])
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"go/token"
+	"io"
+)
+
+// printText prints findings as "file:line:col: ID: message", file relative
+// to dir, with related positions indented on the lines that follow.
+func printText(w io.Writer, dir string, findings []*finding) {
+	pos := func(p token.Position) string {
+		return fmt.Sprintf("%s:%d:%d", relPath(dir, p.Filename), p.Line, p.Column)
+	}
+	for _, f := range findings {
+		fmt.Fprintf(w, "%s: %s: %s\n", pos(f.posn), f.rule(), f.diag.Message)
+		for _, r := range f.diag.Related {
+			fmt.Fprintf(w, "\t%s: %s\n", pos(f.pkg.Fset.Position(r.Pos)), r.Message)
+		}
+	}
+}
+
+// The JSON output has the shape go vet -json and the x/tools drivers
+// print: package ID → analyzer name → list of diagnostics, or an error.
+
+type jsonTextEdit struct {
+	Filename string `json:"filename"`
+	Start    int    `json:"start"` // byte offsets, half-open
+	End      int    `json:"end"`
+	New      string `json:"new"`
+}
+
+type jsonSuggestedFix struct {
+	Message string         `json:"message"`
+	Edits   []jsonTextEdit `json:"edits"`
+}
+
+type jsonRelated struct {
+	Posn    string `json:"posn"` // file:line:col
+	End     string `json:"end"`
+	Message string `json:"message"`
+}
+
+type jsonDiagnostic struct {
+	Category       string             `json:"category,omitempty"`
+	Posn           string             `json:"posn"`
+	End            string             `json:"end"`
+	Message        string             `json:"message"`
+	SuggestedFixes []jsonSuggestedFix `json:"suggested_fixes,omitempty"`
+	Related        []jsonRelated      `json:"related,omitempty"`
+}
+
+type jsonError struct {
+	Err string `json:"error"`
+}
+
+// printJSON prints the findings and per-package errors of res.
+func printJSON(w io.Writer, res *result) error {
+	tree := map[string]map[string]any{}
+	add := func(id, name string, v any) {
+		m := tree[id]
+		if m == nil {
+			m = map[string]any{}
+			tree[id] = m
+		}
+		m[name] = v
+	}
+	for id, m := range res.actionErrs {
+		for name, msg := range m {
+			add(id, name, jsonError{msg})
+		}
+	}
+	for _, f := range res.findings {
+		fset := f.pkg.Fset
+		d := jsonDiagnostic{
+			Category: f.diag.Category,
+			Posn:     fset.Position(f.diag.Pos).String(),
+			End:      fset.Position(cmp.Or(f.diag.End, f.diag.Pos)).String(),
+			Message:  f.diag.Message,
+		}
+		for _, fix := range f.diag.SuggestedFixes {
+			jf := jsonSuggestedFix{Message: fix.Message}
+			for _, e := range fix.TextEdits {
+				start := fset.Position(e.Pos)
+				jf.Edits = append(jf.Edits, jsonTextEdit{
+					Filename: start.Filename,
+					Start:    start.Offset,
+					End:      fset.Position(cmp.Or(e.End, e.Pos)).Offset,
+					New:      string(e.NewText),
+				})
+			}
+			d.SuggestedFixes = append(d.SuggestedFixes, jf)
+		}
+		for _, r := range f.diag.Related {
+			d.Related = append(d.Related, jsonRelated{
+				Posn:    fset.Position(r.Pos).String(),
+				End:     fset.Position(cmp.Or(r.End, r.Pos)).String(),
+				Message: r.Message,
+			})
+		}
+		list, _ := tree[f.pkg.ID][f.analyzer.Name].([]jsonDiagnostic)
+		add(f.pkg.ID, f.analyzer.Name, append(list, d))
+	}
+	data, err := json.MarshalIndent(tree, "", "\t")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", data)
+	return err
+}

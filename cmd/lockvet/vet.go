@@ -1,0 +1,74 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/tools/go/analysis/unitchecker"
+
+	"github.com/lockvet/lockvet/analyzer"
+)
+
+// isVetInvocation reports whether the go command runs lockvet as a vet
+// tool (go vet -vettool, go fix -fixtool). It asks "-V=full" (the tool's
+// identity, for its cache) and "-flags" (which flags to forward), then
+// runs the tool once per package with the path of a JSON *.cfg file.
+func isVetInvocation(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-V=full", "--V=full", "-flags", "--flags":
+			return true
+		}
+	}
+	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
+}
+
+// vetMain hands the invocation to unitchecker with lockvet's analyzers.
+// go vet forwards the configuration flags (-checks, -redis-version, …)
+// as the user wrote them; they are read here first, because they decide
+// which analyzers unitchecker gets. unitchecker then parses the whole
+// command line, so the same flags are declared on flag.CommandLine as
+// well, which also makes -flags list them for go vet.
+func vetMain(args []string) {
+	var cf configFlags
+	pre := flag.NewFlagSet("lockvet", flag.ContinueOnError)
+	pre.SetOutput(io.Discard)
+	cf.register(pre)
+	if err := pre.Parse(pickFlags(pre, args)); err != nil {
+		fmt.Fprintf(os.Stderr, "lockvet: %v\n", err)
+		os.Exit(exitError)
+	}
+	analyzers, err := analyzer.Analyzers(cf.analyzerConfig())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "lockvet: %v\n", err)
+		os.Exit(exitError)
+	}
+	new(configFlags).register(flag.CommandLine)
+	unitchecker.Main(analyzers...) // does not return
+}
+
+// pickFlags returns the arguments of args that set flags defined in fs,
+// as "-name=value" or "-name value".
+func pickFlags(fs *flag.FlagSet, args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
+		}
+		out = append(out, a)
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) && i+1 < len(args) {
+			i++
+			out = append(out, args[i])
+		}
+	}
+	return out
+}
