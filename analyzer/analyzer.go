@@ -13,7 +13,9 @@ import (
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/acquireresult"
 	"github.com/lockvet/lockvet/passes/checkthendel"
+	"github.com/lockvet/lockvet/passes/noexpire"
 	"github.com/lockvet/lockvet/passes/redisops"
 	"github.com/lockvet/lockvet/passes/setnxexpire"
 	"github.com/lockvet/lockvet/passes/ttlunit"
@@ -35,7 +37,9 @@ type Check struct {
 var registry = []Check{
 	{setnxexpire.Rule, setnxexpire.New},
 	{txacquire.Rule, txacquire.New},
+	{noexpire.Rule, noexpire.New},
 	{ttlunit.Rule, ttlunit.New},
+	{acquireresult.Rule, acquireresult.New},
 	{unsafeunlock.Rule, unsafeunlock.New},
 	{checkthendel.Rule, checkthendel.New},
 }
