@@ -81,11 +81,12 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 		Name:     Rule.Name,
 		Doc:      Rule.Doc(),
 		URL:      Rule.URL(),
-		Requires: []*analysis.Analyzer{ops},
+		Requires:   []*analysis.Analyzer{ops},
+		ResultType: report.ResultType,
 		Run: func(pass *analysis.Pass) (any, error) {
 			c := &checker{pass: pass, res: pass.ResultOf[ops].(*redisops.Result), r: report.New(pass, Rule, cfg)}
 			c.run()
-			return nil, nil
+			return c.r.Done(), nil
 		},
 	}
 }

@@ -60,10 +60,12 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 		Name:     Rule.Name,
 		Doc:      Rule.Doc(),
 		URL:      Rule.URL(),
-		Requires: []*analysis.Analyzer{ops},
+		Requires:   []*analysis.Analyzer{ops},
+		ResultType: report.ResultType,
 		Run: func(pass *analysis.Pass) (any, error) {
-			run(pass, pass.ResultOf[ops].(*redisops.Result), report.New(pass, Rule, cfg))
-			return nil, nil
+			r := report.New(pass, Rule, cfg)
+			run(pass, pass.ResultOf[ops].(*redisops.Result), r)
+			return r.Done(), nil
 		},
 	}
 }
