@@ -78,9 +78,9 @@ var Analyzer = New(redisops.Analyzer, nil)
 // New returns LV105 reading the operations of ops, configured by cfg.
 func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 	return &analysis.Analyzer{
-		Name:     Rule.Name,
-		Doc:      Rule.Doc(),
-		URL:      Rule.URL(),
+		Name:       Rule.Name,
+		Doc:        Rule.Doc(),
+		URL:        Rule.URL(),
 		Requires:   []*analysis.Analyzer{ops},
 		ResultType: report.ResultType,
 		Run: func(pass *analysis.Pass) (any, error) {
