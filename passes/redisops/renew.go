@@ -1,0 +1,497 @@
+package redisops
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/lockvet/lockvet/passes/internal/fixes"
+	"github.com/lockvet/lockvet/passes/internal/lua"
+)
+
+// This file holds the fixes that replace a command by a run of one of
+// lockvet's canonical Lua scripts (lua.RenewSrc, lua.UnlockSrc):
+//
+//   - ScriptVars plans the package-level variable that holds the script
+//     object (reusing an equivalent one, or declaring one, with the client
+//     package imported in the host file), the same for every fix of a pass;
+//   - scriptRunner is the optional adapter capability that knows the
+//     client's idiom: which constructor makes a script object, how a run is
+//     written (context or not), which receivers can run scripts, and how
+//     the replaced command's result is read from the script's result;
+//   - Op.Renew is the owner-checked renewal built from both.
+//
+// ScriptVars and runScript are not specific to renewal: a fix that runs
+// another canonical script (a compare-and-delete release) can use them with
+// its own source, recognizer of equivalent scripts, and variable name.
+
+// scriptRunner is implemented by adapters that can write a script run in
+// place of a command.
+type scriptRunner interface {
+	// renewable reports whether the Expire o sets the TTL whatever the
+	// key's current one, as the compare-and-pexpire script does.
+	renewable(o *Op) bool
+	// scriptCtorFor returns the package whose constructor makes script
+	// objects that can run on o's receiver, and the constructor's name.
+	scriptCtorFor(pass *analysis.Pass, o *Op) (pkg *types.Package, ctor string, ok bool)
+	// runScript returns the edits that replace the call o by a run of the
+	// script object named v with keys and args (source text), or false
+	// when o's receiver cannot run scripts or o's result is used in a way
+	// the script's result cannot stand in for.
+	runScript(pass *analysis.Pass, o *Op, v string, keys, args []string) ([]analysis.TextEdit, bool)
+}
+
+// ScriptVars plans the package-level variables that hold script objects
+// for one pass's fixes. Every fix that asks for the same script of the same
+// client package gets the same variable name and the same declaration edits
+// (in a file chosen from the package alone, not from the fix site), so
+// that fixes applied together declare it once: identical edits coalesce.
+type ScriptVars struct {
+	pass  *analysis.Pass
+	plans map[string]*scriptPlan
+	names map[string]bool // names of the variables planned so far
+}
+
+type scriptPlan struct {
+	name  string
+	obj   types.Object        // the existing variable; nil for a planned one
+	edits []analysis.TextEdit // declaration (and import) of a planned one
+	ok    bool
+}
+
+// NewScriptVars returns an empty plan for pass.
+func NewScriptVars(pass *analysis.Pass) *ScriptVars {
+	return &ScriptVars{pass: pass, plans: map[string]*scriptPlan{}}
+}
+
+// Var returns the name of a package-level variable holding the script
+// object for src, made by the constructor ctor of pkg, usable at pos: an
+// existing variable initialized by ctor with a constant source that
+// satisfies same, or else a new one declared by the returned edits, with
+// doc as its comment (a doc starting with name is renamed along). The new
+// variable is called name, with the client's family appended when the
+// package imports several client packages (renewScriptV8, renewScriptV9),
+// and 2, 3, … when that is taken. It goes after the imports of the first
+// file, by file name, that imports pkg by name, or of the first file with
+// imports when none does (the import is added); test files are used only
+// for fixes in test files, generated files never. ok is false when the
+// variable would be shadowed at pos or cannot be declared.
+func (s *ScriptVars) Var(pos token.Pos, pkg *types.Package, ctor, name, doc, src string, same func(src string) bool) (string, []analysis.TextEdit, bool) {
+	inTest := false
+	if f := fileAt(s.pass, pos); f != nil {
+		inTest = isTestFile(s.pass, f)
+	}
+	key := fmt.Sprint(pkg.Path(), "\x00", ctor, "\x00", src, "\x00", inTest)
+	p := s.plans[key]
+	if p == nil {
+		p = s.plan(inTest, pkg, ctor, name, doc, src, same)
+		s.plans[key] = p
+	}
+	if !p.ok || resolveAt(s.pass, p.name, pos) != p.obj {
+		return "", nil, false // none, or shadowed at pos
+	}
+	return p.name, p.edits, true
+}
+
+func (s *ScriptVars) plan(inTest bool, pkg *types.Package, ctor, name, doc, src string, same func(string) bool) *scriptPlan {
+	pass, info := s.pass, s.pass.TypesInfo
+	files := slices.Clone(pass.Files)
+	slices.SortFunc(files, func(a, b *ast.File) int {
+		return strings.Compare(pass.Fset.File(a.Pos()).Name(), pass.Fset.File(b.Pos()).Name())
+	})
+	files = slices.DeleteFunc(files, func(f *ast.File) bool { return !inTest && isTestFile(pass, f) })
+	// An existing package-level variable made by the same constructor from
+	// an equivalent constant source.
+	for _, f := range files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if len(vs.Names) != len(vs.Values) {
+					continue
+				}
+				for i, id := range vs.Names {
+					call, ok := ast.Unparen(vs.Values[i]).(*ast.CallExpr)
+					if !ok || len(call.Args) != 1 || call.Ellipsis.IsValid() {
+						continue
+					}
+					fn, ok := typeutil.Callee(info, call).(*types.Func)
+					if !ok || fn.Pkg() == nil || fn.Pkg().Path() != pkg.Path() || fn.Name() != ctor {
+						continue
+					}
+					if src := constString(info, call.Args[0]); src != nil && same(*src) && id.Name != "_" {
+						return &scriptPlan{name: id.Name, obj: info.Defs[id], ok: true}
+					}
+				}
+			}
+		}
+	}
+
+	// A new one, in a host file chosen from the package alone.
+	files = slices.DeleteFunc(files, ast.IsGenerated)
+	var host *ast.File
+	qual := ""
+	for _, f := range files {
+		if n, ok := importedAs(pass, f, pkg.Path(), afterImports(f)); ok {
+			host, qual = f, n+"."
+			break
+		}
+	}
+	var importEdits []analysis.TextEdit
+	if host == nil {
+		if i := slices.IndexFunc(files, func(f *ast.File) bool { return len(f.Imports) > 0 }); i >= 0 {
+			host = files[i]
+		} else if len(files) > 0 {
+			host = files[0]
+		} else {
+			return &scriptPlan{}
+		}
+		n := pkg.Name()
+		if pass.Pkg.Scope().Lookup(n) != nil || info.Scopes[host] != nil && info.Scopes[host].Lookup(n) != nil {
+			return &scriptPlan{}
+		}
+		qual, importEdits = n+".", addImport(host, pkg.Path())
+	}
+
+	// The name depends on the package only, so that every fix picks the
+	// same one.
+	base := name
+	clients := map[string]bool{}
+	for _, f := range files {
+		for _, spec := range f.Imports {
+			if p, err := strconv.Unquote(spec.Path.Value); err == nil && goRedisPaths[p] != "" {
+				clients[p] = true
+			}
+		}
+	}
+	if len(clients) > 1 {
+		if fam := goRedisPaths[pkg.Path()]; fam != "" {
+			fam = fam[strings.LastIndex(fam, "/")+1:]
+			name += strings.ToUpper(fam[:1]) + fam[1:]
+		}
+	}
+	taken := func(n string) bool {
+		if pass.Pkg.Scope().Lookup(n) != nil || s.names[n] {
+			return true
+		}
+		for _, f := range pass.Files {
+			if fs := info.Scopes[f]; fs != nil && fs.Lookup(n) != nil {
+				return true
+			}
+		}
+		return false
+	}
+	v := name
+	for i := 2; taken(v); i++ {
+		v = fmt.Sprintf("%s%d", name, i)
+	}
+	if s.names == nil {
+		s.names = map[string]bool{}
+	}
+	s.names[v] = true
+
+	lit := "`" + src + "`"
+	if strings.Contains(src, "`") {
+		lit = strconv.Quote(src)
+	}
+	var b strings.Builder
+	b.WriteString("\n\n")
+	if doc = strings.TrimSpace(doc); doc != "" {
+		if rest, ok := strings.CutPrefix(doc, base+" "); ok {
+			doc = v + " " + rest
+		}
+		for _, line := range strings.Split(doc, "\n") {
+			b.WriteString("// " + line + "\n")
+		}
+	}
+	fmt.Fprintf(&b, "var %s = %s%s(%s)", v, qual, ctor, lit)
+	at := afterImports(host)
+	decl := analysis.TextEdit{Pos: at, End: at, NewText: []byte(b.String())}
+	if len(importEdits) == 1 && importEdits[0].Pos == at {
+		// No imports yet: one insertion, the import before the variable.
+		decl.NewText = append(importEdits[0].NewText, decl.NewText...)
+		importEdits = nil
+	}
+	return &scriptPlan{name: v, edits: append(importEdits, decl), ok: true}
+}
+
+// addImport returns the edit that imports path into file: a group of its
+// own at the end of the import block (gofmt keeps it apart from the
+// standard library), a declaration after the last one, or one after the
+// package clause.
+func addImport(file *ast.File, path string) []analysis.TextEdit {
+	spec := strconv.Quote(path)
+	var last *ast.GenDecl
+	for _, d := range file.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			last = gd
+		}
+	}
+	switch {
+	case last == nil:
+		at := file.Name.End()
+		return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte("\n\nimport " + spec)}}
+	case last.Lparen.IsValid():
+		return []analysis.TextEdit{{Pos: last.Rparen, End: last.Rparen, NewText: []byte("\n\t" + spec + "\n")}}
+	default:
+		return []analysis.TextEdit{{Pos: last.End(), End: last.End(), NewText: []byte("\nimport " + spec)}}
+	}
+}
+
+// afterImports is where a package-level declaration goes: after the last
+// import declaration, or after the package clause.
+func afterImports(file *ast.File) token.Pos {
+	at := file.Name.End()
+	for _, d := range file.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			at = gd.End()
+		}
+	}
+	return at
+}
+
+// renewDoc is the comment on a renewal script variable a fix declares.
+const renewDoc = `renewScript extends a lock's TTL (ARGV[2], in milliseconds) only while
+the key still holds this process's token (ARGV[1]).`
+
+// Renew returns edits that replace the Expire o by an owner-checked
+// renewal: the compare-and-pexpire script lua.RenewSrc (or an equivalent
+// script variable already in the package), run on o's receiver with o's
+// key, the owner token (token, source text of an expression in scope at
+// o) and o's TTL in milliseconds. It fails when the client has no script
+// support here, when o's TTL is not a typed time.Duration of at least a
+// millisecond, when the expire's mode has no compare-and-pexpire
+// equivalent, or when o's result is used in a way the script's result
+// cannot replace.
+func (o *Op) Renew(pass *analysis.Pass, vars *ScriptVars, token string) ([]analysis.TextEdit, bool) {
+	sr, ok := o.adapter.(scriptRunner)
+	if !ok || o.Kind != Expire || !sr.renewable(o) || o.TTLUnit != Duration || o.TTL == nil || len(o.Keys) != 1 {
+		return nil, false
+	}
+	ms, ok := durationMillis(pass.TypesInfo, pass.Fset, o.TTL)
+	if !ok {
+		return nil, false
+	}
+	pkg, ctor, ok := sr.scriptCtorFor(pass, o)
+	if !ok {
+		return nil, false
+	}
+	v, declEdits, ok := vars.Var(o.Call.Pos(), pkg, ctor, "renewScript", renewDoc, lua.RenewSrc, isRenewScript)
+	if !ok {
+		return nil, false
+	}
+	run, ok := sr.runScript(pass, o, v, []string{fixes.Text(pass.Fset, o.Keys[0])}, []string{token, ms})
+	if !ok {
+		return nil, false
+	}
+	return append(declEdits, run...), true
+}
+
+// isRenewScript: compare-and-pexpire with the token in ARGV[1] and the TTL
+// in milliseconds in ARGV[2], the argument order Renew passes.
+func isRenewScript(src string) bool {
+	s := lua.Classify(src)
+	return s.Kind == lua.CompareAndExpire && s.TokenArg == 1 && s.TTLArg == 2 && s.TTLMillis
+}
+
+// durationMillis returns the source text of e (a time.Duration) in
+// milliseconds: e.Milliseconds(). It fails for untyped constants (30 is
+// 30ns, not a TTL anyone meant) and constants below one millisecond, whose
+// millisecond count is 0 (PEXPIRE 0 deletes the key).
+func durationMillis(info *types.Info, fset *token.FileSet, e ast.Expr) (string, bool) {
+	tv, ok := info.Types[e]
+	if !ok || !isDuration(tv.Type) || untypedConst(info, e) {
+		return "", false
+	}
+	if tv.Value != nil {
+		if tv.Value.Kind() != constant.Int {
+			return "", false
+		}
+		if ns, exact := constant.Int64Val(tv.Value); !exact || ns < 1_000_000 {
+			return "", false
+		}
+	}
+	text := fixes.Text(fset, e)
+	switch ast.Unparen(e).(type) {
+	case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr, *ast.IndexExpr:
+	default:
+		text = "(" + text + ")"
+	}
+	return text + ".Milliseconds()", true
+}
+
+func isDuration(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
+}
+
+// untypedConst reports whether e is built only from untyped constants
+// (literals and untyped named constants), so that it has no methods.
+func untypedConst(info *types.Info, e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.Ident:
+		return isUntypedConst(info.Uses[e])
+	case *ast.SelectorExpr:
+		return isUntypedConst(info.Uses[e.Sel])
+	case *ast.UnaryExpr:
+		return untypedConst(info, e.X)
+	case *ast.BinaryExpr:
+		return untypedConst(info, e.X) && untypedConst(info, e.Y)
+	}
+	return false
+}
+
+func isUntypedConst(obj types.Object) bool {
+	c, ok := obj.(*types.Const)
+	if !ok {
+		return false
+	}
+	b, ok := c.Type().(*types.Basic)
+	return ok && b.Info()&types.IsUntyped != 0
+}
+
+// --- go-redis ---
+
+// renewable: EXPIRE and PEXPIRE, and EXPIRE XX (a held lock has a TTL).
+// NX, GT and LT make the expire conditional on the current TTL, which the
+// script does not reproduce.
+func (goRedis) renewable(o *Op) bool {
+	switch o.Method {
+	case "Expire", "PExpire", "ExpireXX":
+		return true
+	}
+	return false
+}
+
+// scriptCtorFor: script objects come from NewScript in the package that
+// declares o's method (rueidiscompat and valkeycompat included).
+func (goRedis) scriptCtorFor(pass *analysis.Pass, o *Op) (*types.Package, string, bool) {
+	fn, ok := typeutil.Callee(pass.TypesInfo, o.Call).(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return nil, "", false
+	}
+	if _, ok := fn.Pkg().Scope().Lookup("NewScript").(*types.Func); !ok {
+		return nil, "", false
+	}
+	return fn.Pkg(), "NewScript", true
+}
+
+// runScript writes v.Run(ctx, recv, []string{keys…}, args…) (no ctx for
+// v6/v7). The receiver must satisfy Run's scripter parameter. The
+// replaced command's result may be dropped, read with Err(), read with
+// Result() when the script's *Cmd has an accessor with the same results
+// (Bool for a *BoolCmd, Int64 for an *IntCmd), or read with Val() in a
+// statement of its own.
+func (g goRedis) runScript(pass *analysis.Pass, o *Op, v string, keys, args []string) ([]analysis.TextEdit, bool) {
+	info := pass.TypesInfo
+	fn, ok := typeutil.Callee(info, o.Call).(*types.Func)
+	if !ok || o.Recv == nil {
+		return nil, false
+	}
+	pkg, ctor, ok := g.scriptCtorFor(pass, o)
+	if !ok {
+		return nil, false
+	}
+	ctorSig, ok := pkg.Scope().Lookup(ctor).Type().(*types.Signature)
+	if !ok || ctorSig.Results().Len() != 1 {
+		return nil, false
+	}
+	run := methodOf(ctorSig.Results().At(0).Type(), pkg, "Run")
+	if run == nil {
+		return nil, false
+	}
+	runSig := run.Signature()
+	ctx := takesContext(run)
+	if ctx != takesContext(fn) {
+		return nil, false
+	}
+	first := 0
+	if ctx {
+		first = 1
+	}
+	if runSig.Params().Len() != first+3 || !runSig.Variadic() || runSig.Results().Len() != 1 ||
+		!types.AssignableTo(info.TypeOf(o.Recv), runSig.Params().At(first).Type()) {
+		return nil, false
+	}
+
+	// How the command's result is used.
+	from, to := info.TypeOf(o.Call), runSig.Results().At(0).Type()
+	same := func(a, b string) bool {
+		ma, mb := methodOf(from, nil, a), methodOf(to, nil, b)
+		return ma != nil && mb != nil && mb.Signature().Params().Len() == 0 && sameResults(ma.Signature(), mb.Signature())
+	}
+	var edits []analysis.TextEdit
+	switch p := o.Cursor.Parent().Node().(type) {
+	case *ast.ExprStmt, *ast.GoStmt, *ast.DeferStmt:
+	case *ast.AssignStmt:
+		if len(p.Rhs) != 1 {
+			return nil, false
+		}
+		for _, l := range p.Lhs {
+			if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
+				return nil, false
+			}
+		}
+	case *ast.SelectorExpr:
+		outer, ok := o.Cursor.Parent().Parent().Node().(*ast.CallExpr)
+		if p.X != o.Call || !ok || outer.Fun != p || len(outer.Args) != 0 {
+			return nil, false
+		}
+		switch p.Sel.Name {
+		case "Err":
+			if !same("Err", "Err") {
+				return nil, false
+			}
+		case "Result":
+			read := ""
+			for _, r := range []string{"Bool", "Int64"} {
+				if same("Result", r) {
+					read = r
+					break
+				}
+			}
+			if read == "" {
+				return nil, false
+			}
+			edits = append(edits, fixes.Replace(p.Sel, read))
+		case "Val":
+			switch o.Cursor.Parent().Parent().Parent().Node().(type) {
+			case *ast.ExprStmt, *ast.DeferStmt, *ast.GoStmt:
+				if methodOf(to, nil, "Val") == nil {
+					return nil, false
+				}
+			default:
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s.Run(", v)
+	if ctx {
+		b.WriteString(fixes.Text(pass.Fset, o.Call.Args[0]) + ", ")
+	}
+	fmt.Fprintf(&b, "%s, []string{%s}", fixes.Text(pass.Fset, o.Recv), strings.Join(keys, ", "))
+	for _, a := range args {
+		b.WriteString(", " + a)
+	}
+	b.WriteString(")")
+	return append([]analysis.TextEdit{fixes.Replace(o.Call, b.String())}, edits...), true
+}

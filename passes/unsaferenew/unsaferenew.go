@@ -1,0 +1,541 @@
+// Package unsaferenew defines LV203: a held lock renewed by a bare EXPIRE,
+// with no check that the lock is still ours.
+//
+// Decisions where the rule leaves room:
+//
+//   - The key must be a lock key by lockid's evidence, and the expire must
+//     run as a renewal: in a loop (not one that contains the acquire
+//     itself, as a retry loop or a loop over several locks does), in a
+//     goroutine (go func, errgroup's or WaitGroup's Go, a function started
+//     with go), in a time.AfterFunc callback, in a function named like a
+//     renewal (Refresh, Extend, Renew, Prolong, KeepAlive, Heartbeat,
+//     Watchdog, by word), or in a package function called in one of those
+//     ways. A name alone, without the lock-key evidence, is never enough.
+//   - An expire that an acquire with no TTL of the same key reaches in the
+//     same function gives the lock its first TTL: that is LV101's finding,
+//     left to it (the predicate is LV101's, repeated here).
+//   - EXPIRE with a constant TTL ≤ 0 deletes the key (LV104); an EXPIRE
+//     queued in a pipeline or transaction, or inside Watch, is left alone.
+//   - EXPIREAT/PEXPIREAT and EXPIRE NX/GT/LT renew too and are reported;
+//     the fix is offered only for EXPIRE, PEXPIRE and EXPIRE XX, whose
+//     effect on a held lock the compare-and-pexpire script reproduces.
+//   - A Lua script that expires the key without comparing its value
+//     (lua.UncheckedExpire) is the same mistake and is reported, without a
+//     fix; an owner-checked script (lua.CompareAndExpire) is silent.
+//   - A GET compared with the token before the EXPIRE is an owner check in
+//     two round trips: reported with its own message, with the same fix.
+//
+// The fix runs the compare-and-pexpire script instead of the EXPIRE, with
+// the acquire's value as the token when it is a variable or field in scope
+// (for a Lock/Refresh pair, the same field of the renewing method's
+// receiver) and the TTL as ttl.Milliseconds().
+package unsaferenew
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+	"unicode"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/lockvet/lockvet/internal/lvconfig"
+	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/fixes"
+	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/internal/lockid"
+	"github.com/lockvet/lockvet/passes/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/report"
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// Rule describes the check.
+var Rule = &rules.Rule{
+	ID:    "LV203",
+	Name:  "unsaferenew",
+	Title: "lock renewed by EXPIRE without checking it is still held",
+	Why: `A lock renewal (a keep-alive loop, a ticker goroutine, a Refresh method)
+that sends a bare EXPIRE or PEXPIRE extends whoever holds the key now. When
+this process stalled past the TTL (a GC pause, a slow call, a network
+partition), the lock expired and another process took it; the next renewal
+then extends the other process's lock, and this process carries on as if it
+still held it. Two holders run the critical section at once, and the other
+holder's lock outlives it.`,
+	Fix: `Renew with a script that extends the TTL only while the key still holds
+this process's token: if redis.call("get", KEYS[1]) == ARGV[1] then return
+redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end, with the TTL
+passed in milliseconds (ttl.Milliseconds(): a time.Duration argument is sent
+in nanoseconds). A result of 0 means the lock was lost: stop the work. The
+suggested fix declares the script once per package (or reuses an
+equivalent one) and runs it in place of the EXPIRE; it is offered when the
+token the lock was acquired with is a variable or field in scope at the
+EXPIRE and the TTL is a time.Duration. Lock libraries do this for you:
+redsync's Extend, bsm/redislock's Refresh, rueidislock.`,
+	Bad: `go func() {
+	for range ticker.C {
+		rdb.Expire(ctx, key, ttl)
+	}
+}()`,
+	Good: `var renewScript = redis.NewScript(` + "`" + lua.RenewSrc + "`" + `)
+
+go func() {
+	for range ticker.C {
+		ok, err := renewScript.Run(ctx, rdb, []string{key}, token, ttl.Milliseconds()).Bool()
+		if err != nil || !ok {
+			cancel() // the lock is lost
+			return
+		}
+	}
+}()`,
+	Since:    "v0.1.0",
+	Severity: rules.Error,
+	CWE:      []string{"CWE-667"},
+}
+
+// Analyzer is LV203 with the default configuration.
+var Analyzer = New(redisops.Analyzer, nil)
+
+// New returns LV203 reading the operations of ops, configured by cfg.
+func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     Rule.Name,
+		Doc:      Rule.Doc(),
+		URL:      Rule.URL(),
+		Requires: []*analysis.Analyzer{ops},
+		Run: func(pass *analysis.Pass) (any, error) {
+			run(pass, pass.ResultOf[ops].(*redisops.Result), report.New(pass, Rule, cfg))
+			return nil, nil
+		},
+	}
+}
+
+type checker struct {
+	pass  *analysis.Pass
+	res   *redisops.Result
+	r     *report.Reporter
+	locks *lockid.Locks
+	vars  *redisops.ScriptVars
+
+	started map[*types.Func]string             // functions started as goroutines or timer callbacks
+	calls   map[*types.Func][]inspector.Cursor // static calls of package functions
+}
+
+func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
+	c := &checker{pass: pass, res: res, r: r, locks: lockid.New(pass, res)}
+	if len(c.locks.Acquires()) == 0 {
+		return
+	}
+	c.vars = redisops.NewScriptVars(pass)
+	for _, e := range res.Ops {
+		if e.Scope.Kind != redisops.Direct || e.Scope.InWatch || len(e.Keys) != 1 || e.KeysSpread || e.Func == nil {
+			continue
+		}
+		switch e.Kind {
+		case redisops.Expire:
+			if e.TTL == nil || deletes(pass.TypesInfo, e) || setsFirstTTL(pass.TypesInfo, e) {
+				continue
+			}
+		case redisops.Script:
+			if e.ScriptSrc == "" || lua.Classify(e.ScriptSrc).Kind != lua.UncheckedExpire {
+				continue
+			}
+		default:
+			continue
+		}
+		lk := c.locks.Of(e, e.Key())
+		if lk == nil {
+			continue
+		}
+		how := c.renewal(e.Cursor, lk.Acquire, true)
+		if how == "" {
+			continue
+		}
+		c.report(e, lk, how)
+	}
+}
+
+// deletes reports whether the expire has a constant TTL ≤ 0, which deletes
+// the key rather than renewing it (LV104's finding).
+func deletes(info *types.Info, e *redisops.Op) bool {
+	tv, ok := info.Types[e.TTL]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) <= 0
+}
+
+// setsFirstTTL reports whether an acquire that left the key with no TTL,
+// earlier in the same function, reaches e: e gives the lock its first TTL
+// rather than renewing it. That is LV101's finding (the same predicate as
+// setnxexpire's), so this check leaves it alone.
+func setsFirstTTL(info *types.Info, e *redisops.Op) bool {
+	f := e.Func
+	for _, a := range f.Ops {
+		if (a.Kind != redisops.Acquire && a.Kind != redisops.GetSet) || !a.NoTTL || a.Scope.Kind != redisops.Direct ||
+			a.Call.Pos() >= e.Call.Pos() && a.Call.Pos() < e.Call.End() ||
+			!keyid.Same(info, f.Body, a.Key(), e.Key()) {
+			continue
+		}
+		if f.Reachable(a.Call.Pos(), e.Call.Pos()) {
+			return true
+		}
+	}
+	return false
+}
+
+// renewal says why the code at cur runs as a renewal of the lock acquired
+// by a, or "": it runs in a loop (one that does not acquire the lock
+// itself: a retry loop or a loop over several locks sets a fresh lock's
+// TTL), in a goroutine or timer callback, in a function named like a
+// renewal (Refresh, Extend, Renew, KeepAlive, Heartbeat, …) or, with
+// viaCalls, in a package function that some call runs that way. Names are
+// only ever used together with the lock-key evidence the caller has.
+func (c *checker) renewal(cur inspector.Cursor, a *redisops.Op, viaCalls bool) string {
+	for p := range cur.Enclosing() {
+		switch n := p.Node().(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			if n.Pos() <= a.Call.Pos() && a.Call.End() <= n.End() {
+				continue
+			}
+			return "in a loop"
+		case *ast.FuncLit:
+			if how := c.startedLit(p); how != "" {
+				return how
+			}
+			// A literal called in place runs where it is written.
+			if call, ok := p.Parent().Node().(*ast.CallExpr); ok && call.Fun == n {
+				continue
+			}
+			// A callback: only the enclosing declaration's name can tell.
+			for d := range p.Enclosing((*ast.FuncDecl)(nil)) {
+				if renewName(d.Node().(*ast.FuncDecl).Name.Name) {
+					return "in " + d.Node().(*ast.FuncDecl).Name.Name
+				}
+			}
+			return ""
+		case *ast.FuncDecl:
+			if renewName(n.Name.Name) {
+				return "in " + n.Name.Name
+			}
+			fn, ok := c.pass.TypesInfo.Defs[n.Name].(*types.Func)
+			if !ok {
+				return ""
+			}
+			if how := c.startedFuncs()[fn]; how != "" {
+				return how
+			}
+			if viaCalls {
+				for _, call := range c.callsOf(fn) {
+					if how := c.renewal(call, a, false); how != "" {
+						return "by " + n.Name.Name + ", called " + how
+					}
+				}
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// renewWords begin the words (of a camelCase or snake_case name) that
+// name a renewal: Refresh, extendLock, renewTTL, KeepAlive, heartbeat, …
+var renewWords = []string{"refresh", "extend", "renew", "prolong", "keepalive", "heartbeat", "watchdog"}
+
+func renewName(name string) bool {
+	words := splitWords(name)
+	for i, w := range words {
+		if i+1 < len(words) {
+			// keepAlive, heartBeat, watchDog: two words.
+			w2 := w + words[i+1]
+			switch {
+			case strings.HasPrefix(w2, "keepalive"), strings.HasPrefix(w2, "heartbeat"), strings.HasPrefix(w2, "watchdog"):
+				return true
+			}
+		}
+		for _, r := range renewWords {
+			if strings.HasPrefix(w, r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitWords splits a Go name into lower-cased words at underscores and
+// at lower-to-upper case changes (HTTPRefresh → http, refresh).
+func splitWords(name string) []string {
+	var words []string
+	start := 0
+	rs := []rune(name)
+	flush := func(i int) {
+		if i > start {
+			words = append(words, strings.ToLower(string(rs[start:i])))
+		}
+		start = i
+	}
+	for i, r := range rs {
+		switch {
+		case r == '_':
+			flush(i)
+			start = i + 1
+		case i > 0 && unicode.IsUpper(r) && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])):
+			flush(i)
+		}
+	}
+	flush(len(rs))
+	return words
+}
+
+// startedLit says whether the function literal at lit is started as a
+// goroutine (go func(){…}(), errgroup's or WaitGroup's Go) or as a timer
+// callback (time.AfterFunc).
+func (c *checker) startedLit(lit inspector.Cursor) string {
+	call, ok := lit.Parent().Node().(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	if call.Fun == lit.Node() {
+		if g, ok := lit.Parent().Parent().Node().(*ast.GoStmt); ok && g.Call == call {
+			return "in a goroutine"
+		}
+		return ""
+	}
+	return c.starter(call)
+}
+
+// starter says whether call starts its function argument asynchronously.
+func (c *checker) starter(call *ast.CallExpr) string {
+	fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return ""
+	}
+	switch fn.Pkg().Path() + "." + fn.Name() {
+	case "time.AfterFunc":
+		return "in a timer callback"
+	case "golang.org/x/sync/errgroup.Go", "sync.Go":
+		return "in a goroutine"
+	}
+	return ""
+}
+
+// startedFuncs lists the package's functions that are started as
+// goroutines (go f(…), go x.m(…)) or passed to a starter (time.AfterFunc(d,
+// x.m), g.Go(f)).
+func (c *checker) startedFuncs() map[*types.Func]string {
+	if c.started != nil {
+		return c.started
+	}
+	c.started = map[*types.Func]string{}
+	info := c.pass.TypesInfo
+	for n := range c.res.Inspector.PreorderSeq((*ast.GoStmt)(nil), (*ast.CallExpr)(nil)) {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			if fn := typeutil.StaticCallee(info, n.Call); fn != nil && fn.Pkg() == c.pass.Pkg {
+				c.started[fn] = "in a goroutine"
+			}
+		case *ast.CallExpr:
+			how := ""
+			for _, arg := range n.Args {
+				var obj types.Object
+				switch a := ast.Unparen(arg).(type) {
+				case *ast.Ident:
+					obj = info.Uses[a]
+				case *ast.SelectorExpr:
+					obj = info.Uses[a.Sel]
+				}
+				fn, ok := obj.(*types.Func)
+				if !ok || fn.Pkg() != c.pass.Pkg {
+					continue
+				}
+				if how == "" {
+					if how = c.starter(n); how == "" {
+						break
+					}
+				}
+				c.started[fn] = how
+			}
+		}
+	}
+	return c.started
+}
+
+// callsOf lists the static calls of the package function fn.
+func (c *checker) callsOf(fn *types.Func) []inspector.Cursor {
+	if c.calls == nil {
+		c.calls = map[*types.Func][]inspector.Cursor{}
+		for cur := range c.res.Inspector.Root().Preorder((*ast.CallExpr)(nil)) {
+			if f := typeutil.StaticCallee(c.pass.TypesInfo, cur.Node().(*ast.CallExpr)); f != nil && f.Pkg() == c.pass.Pkg {
+				c.calls[f] = append(c.calls[f], cur)
+			}
+		}
+	}
+	return c.calls[fn]
+}
+
+func (c *checker) report(e *redisops.Op, lk *lockid.Lock, how string) {
+	pass := c.pass
+	key := fixes.Text(pass.Fset, e.Key())
+	var msg string
+	switch {
+	case e.Kind == redisops.Script:
+		msg = fmt.Sprintf("script renews lock %s %s without comparing its value with this process's token: after the lock expired and another process took it, this extends their lock and this process works on as if it held it; compare GET with the token in the script before PEXPIRE",
+			key, how)
+	case c.checkedByGet(e):
+		msg = fmt.Sprintf("%s renews lock %s %s after a separate GET: the lock can expire and pass to another process between the two round trips, and this extends their lock; compare and extend in one script (GET == token, then PEXPIRE)",
+			e.Method, key, how)
+	default:
+		msg = fmt.Sprintf("%s renews lock %s %s without checking it still holds this process's token: after the lock expired and another process took it, this extends their lock and this process works on as if it held it; renew with a compare-and-pexpire script (GET == token, then PEXPIRE)",
+			e.Method, key, how)
+	}
+	d := analysis.Diagnostic{
+		Pos:     e.Call.Pos(),
+		End:     e.Call.End(),
+		Message: msg,
+		Related: []analysis.RelatedInformation{{Pos: lk.Acquire.Call.Pos(), End: lk.Acquire.Call.End(), Message: "lock acquired here"}},
+	}
+	if lk.Evidence == lockid.ViaHelper {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: lk.Call.Pos(), End: lk.Call.End(), Message: "lock key passed here"})
+	}
+	if e.Kind == redisops.Expire {
+		if token, ok := c.tokenAt(lk, e); ok {
+			if edits, ok := e.Renew(pass, c.vars, token); ok {
+				d.SuggestedFixes = []analysis.SuggestedFix{{
+					Message:   "Renew with a compare-and-pexpire script that extends only while the lock holds the token",
+					TextEdits: edits,
+				}}
+			}
+		}
+	}
+	c.r.Report(d)
+}
+
+// checkedByGet reports whether a GET of the same key, earlier in e's
+// function, reaches e: an owner check in Go, in a separate round trip.
+func (c *checker) checkedByGet(e *redisops.Op) bool {
+	f := e.Func
+	for _, g := range f.Ops {
+		if g.Kind == redisops.Get && g.Call.Pos() < e.Call.Pos() && keyid.Same(c.pass.TypesInfo, f.Body, g.Key(), e.Key()) && f.Reachable(g.Call.Pos(), e.Call.Pos()) {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenAt returns the source text, valid at e, of the token the lock was
+// acquired with: the acquire's value when it is a variable or field that
+// never changes after its declaration and is in scope at e, or the same
+// field of e's key's receiver when the acquire and e are methods of the
+// same type (m.token for m.key).
+func (c *checker) tokenAt(lk *lockid.Lock, e *redisops.Op) (string, bool) {
+	info := c.pass.TypesInfo
+	a := lk.Acquire
+	if a.Value == nil {
+		return "", false
+	}
+	v := ast.Unparen(a.Value)
+	if tv, ok := info.Types[v]; !ok || tv.Value != nil || tv.IsNil() {
+		return "", false
+	}
+	pos := e.Call.Pos()
+	switch v := v.(type) {
+	case *ast.Ident:
+		obj, ok := info.Uses[v].(*types.Var)
+		if !ok || obj.IsField() || !c.visible(v, obj, pos) || c.reassigned(obj) {
+			return "", false
+		}
+		return v.Name, true
+	case *ast.SelectorExpr:
+		sel, ok := info.Selections[v]
+		if !ok || sel.Kind() != types.FieldVal || !path(v.X) {
+			return "", false
+		}
+		if fixes.InScopeAt(info, c.pass.Pkg, v, pos) && c.visibleAll(v.X, pos) {
+			return fixes.Text(c.pass.Fset, v), true
+		}
+		// m.token written by Lock(m.key); e renews n.key in another method.
+		ak, ok1 := ast.Unparen(a.Key()).(*ast.SelectorExpr)
+		ek, ok2 := ast.Unparen(e.Key()).(*ast.SelectorExpr)
+		if !ok1 || !ok2 || !path(ek.X) || info.ObjectOf(ak.Sel) != info.ObjectOf(ek.Sel) ||
+			!keyid.Same(info, a.Func.Body, ak.X, v.X) ||
+			!types.Identical(info.TypeOf(ak.X), info.TypeOf(ek.X)) {
+			return "", false
+		}
+		return fixes.Text(c.pass.Fset, ek.X) + "." + v.Sel.Name, true
+	}
+	return "", false
+}
+
+// path reports whether e is an identifier or a chain of field selections
+// on one (x, x.y, x.y.z).
+func path(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return true
+	case *ast.SelectorExpr:
+		return path(e.X)
+	}
+	return false
+}
+
+// visible reports whether id's object obj is what id's name means at pos.
+func (c *checker) visible(id *ast.Ident, obj types.Object, pos token.Pos) bool {
+	if !fixes.InScopeAt(c.pass.TypesInfo, c.pass.Pkg, id, pos) {
+		return false
+	}
+	scope := c.pass.Pkg.Scope().Innermost(pos)
+	if scope == nil {
+		return false
+	}
+	_, got := scope.LookupParent(id.Name, pos)
+	return got == obj
+}
+
+// visibleAll checks visible for the root identifier of a path.
+func (c *checker) visibleAll(e ast.Expr, pos token.Pos) bool {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			obj := c.pass.TypesInfo.Uses[x]
+			return obj != nil && c.visible(x, obj, pos)
+		case *ast.SelectorExpr:
+			e = x.X
+		default:
+			return false
+		}
+	}
+}
+
+// reassigned reports whether v is assigned anywhere in the package after
+// its declaration, or has its address taken.
+func (c *checker) reassigned(v *types.Var) bool {
+	info := c.pass.TypesInfo
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && info.Uses[id] == v
+	}
+	for n := range c.res.Inspector.PreorderSeq((*ast.AssignStmt)(nil), (*ast.IncDecStmt)(nil), (*ast.UnaryExpr)(nil), (*ast.RangeStmt)(nil)) {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if is(l) {
+					return true
+				}
+			}
+		case *ast.IncDecStmt:
+			if is(n.X) {
+				return true
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && is(n.X) {
+				return true
+			}
+		case *ast.RangeStmt:
+			if n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,18 @@
+package unsaferenew_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/lockvet/lockvet/passes/internal/lvtest"
+	"github.com/lockvet/lockvet/passes/unsaferenew"
+)
+
+func TestUnsafeRenew(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), unsaferenew.Analyzer, "./unsaferenew/...")
+}
+
+func TestFixedCodeIsClean(t *testing.T) {
+	lvtest.FixedIsClean(t, lvtest.TestData(t), unsaferenew.Analyzer, "./unsaferenew/...")
+}
