@@ -1,0 +1,523 @@
+// Package constvalue defines LV204: a lock acquired with a value that is
+// the same for every holder (a constant, the key itself, the process ID)
+// by code that releases or renews it, so that no owner check is possible.
+//
+// Decisions where the rule leaves room:
+//
+//   - Shared values: constant expressions (and nil), variables whose one
+//     definition is such a value and that are never assigned again, the
+//     lock's own key, string(integer) (one character), and the process ID
+//     alone or formatted with constants (strconv.Itoa(os.Getpid()),
+//     fmt.Sprintf("pid-%d", os.Getpid())): PIDs repeat across hosts and
+//     containers, where the main process is often PID 1, and every
+//     goroutine of a process shares one. Timestamps (time.Now().String(),
+//     UnixNano) and host name plus PID are not reported: they differ
+//     between acquisitions in practice.
+//   - A release or renewal is a DEL/UNLINK, an EXPIRE (not the one that
+//     gives a lock acquired with no TTL its first TTL: LV101's pair), or a
+//     Lua script that deletes or expires the key, on the same lock by
+//     lockid's evidence. A constant value with none of these is a set-once
+//     marker: silent.
+//   - A lock that never gets a TTL cannot pass to another holder while this
+//     one holds it, so its release needs no owner: silent. So are deletes
+//     that run only with an error set in the acquiring function (an
+//     idempotency key removed to allow a retry), as LV201 decides.
+//   - A compare-and-delete or compare-and-expire script whose token
+//     argument is a shared value is reported at that argument when the
+//     acquire itself was not reported (its value is a parameter or field).
+package constvalue
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/lockvet/lockvet/internal/lvconfig"
+	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/fixes"
+	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/internal/lockid"
+	"github.com/lockvet/lockvet/passes/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/report"
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// Rule describes the check.
+var Rule = &rules.Rule{
+	ID:    "LV204",
+	Name:  "constvalue",
+	Title: "lock acquired with a value every holder shares, then released or renewed",
+	Why: `A lock's value is how a holder proves the lock is still its own: a safe
+release deletes the key only when it still holds the value this process
+wrote, and a safe renewal extends it only then. When every holder writes
+the same value (a constant such as "1", true or "locked", the key itself,
+or the process ID, which repeats across hosts and containers and is shared
+by every goroutine of a process), no check can tell this process's lock from
+the one another process took after this one's TTL ran out. Releasing or
+renewing it then deletes or extends the other process's lock, and even a
+compare-and-delete script compares equal. The same holds for a Lua owner
+check whose token argument is a constant.`,
+	Fix: `Write a random token per acquisition (16 or more bytes from crypto/rand,
+hex-encoded), keep it with the lock (a variable, a field of the lock value),
+and pass it to the compare-and-delete release and the compare-and-pexpire
+renewal. No automatic fix is offered: the token has to reach the release.`,
+	Bad: `ok, err := rdb.SetNX(ctx, key, "locked", ttl).Result()
+// …
+rdb.Del(ctx, key)`,
+	Good: `token := newToken() // 16 bytes from crypto/rand, hex-encoded
+ok, err := rdb.SetNX(ctx, key, token, ttl).Result()
+// …
+unlockScript.Run(ctx, rdb, []string{key}, token)`,
+	Since:    "v0.1.0",
+	Severity: rules.Error,
+	CWE:      []string{"CWE-667"},
+}
+
+// Analyzer is LV204 with the default configuration.
+var Analyzer = New(redisops.Analyzer, nil)
+
+// New returns LV204 reading the operations of ops, configured by cfg.
+func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     Rule.Name,
+		Doc:      Rule.Doc(),
+		URL:      Rule.URL(),
+		Requires: []*analysis.Analyzer{ops},
+		Run: func(pass *analysis.Pass) (any, error) {
+			run(pass, pass.ResultOf[ops].(*redisops.Result), report.New(pass, Rule, cfg))
+			return nil, nil
+		},
+	}
+}
+
+// shared is why a value is the same for every holder.
+type shared uint8
+
+const (
+	unique   shared = iota // not known to be shared
+	constVal               // a constant (or nil)
+	pid                    // the process ID, possibly formatted with constants
+	oneRune                // string(integer): one character
+	theKey                 // the lock's own key
+)
+
+// use is an operation that releases or renews a lock, or checks its owner.
+type use struct {
+	op         *redisops.Op
+	verb, done string // "releases", "released"; "renews", "renewed"
+}
+
+type checker struct {
+	pass  *analysis.Pass
+	res   *redisops.Result
+	r     *report.Reporter
+	locks *lockid.Locks
+	defs  map[*types.Var]ast.Expr // single definitions of variables, built on demand
+}
+
+func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
+	c := &checker{pass: pass, res: res, r: r, locks: lockid.New(pass, res)}
+	if len(c.locks.Acquires()) == 0 {
+		return
+	}
+	uses := c.uses()
+	if len(uses) == 0 {
+		return
+	}
+	reported := map[*redisops.Op]bool{}
+	for _, a := range c.locks.Acquires() {
+		if a.Value == nil {
+			continue
+		}
+		why := c.classify(a.Value, 0)
+		if keyid.Same(pass.TypesInfo, a.Func.Body, a.Key(), a.Value) {
+			why = theKey
+		}
+		if why == unique {
+			continue
+		}
+		var mine []use
+		expires := !a.NoTTL
+		for _, u := range uses {
+			lk := c.locks.Of(u.op, u.op.Key())
+			if lk == nil || !c.sameLock(a, lk.Acquire) {
+				continue
+			}
+			if u.op.Kind != redisops.Delete {
+				expires = true
+			}
+			if !setsFirstTTL(pass.TypesInfo, u.op) {
+				mine = append(mine, u)
+			}
+		}
+		// A lock that never gets a TTL cannot pass to another holder while
+		// this one holds it: its value needs no owner check.
+		if !expires {
+			continue
+		}
+		mine = c.dropRetryDeletes(a, mine)
+		if len(mine) == 0 {
+			continue // a set-once marker: nothing needs its owner
+		}
+		reported[a] = true
+		c.reportAcquire(a, why, mine)
+	}
+	// Owner checks in Lua whose token is shared, on locks whose acquire
+	// was not reported above.
+	for _, u := range uses {
+		s := u.op
+		if s.Kind != redisops.Script {
+			continue
+		}
+		sc := lua.Classify(s.ScriptSrc)
+		if sc.TokenArg == 0 || sc.TokenArg > len(s.Args) {
+			continue
+		}
+		tok := s.Args[sc.TokenArg-1]
+		if c.classify(tok, 0) == unique {
+			continue
+		}
+		lk := c.locks.Of(s, s.Key())
+		if lk == nil || reported[lk.Acquire] {
+			continue
+		}
+		c.r.Report(analysis.Diagnostic{
+			Pos: tok.Pos(),
+			End: tok.End(),
+			Message: fmt.Sprintf("the owner check of lock %s compares it with %s, a value every caller passes: it %s another holder's lock whenever that holder wrote the same value, and never this holder's when the acquire wrote its own token; pass the token the lock was acquired with (random per acquisition, from crypto/rand)",
+				fixes.Text(c.pass.Fset, s.Key()), c.describe(tok), u.verb),
+			Related: []analysis.RelatedInformation{{Pos: lk.Acquire.Call.Pos(), End: lk.Acquire.Call.End(), Message: "lock acquired here"}},
+		})
+	}
+}
+
+// uses lists the package's operations that release or renew a lock key:
+// DEL/UNLINK, EXPIRE and the family, and Lua scripts that delete or expire
+// a key (owner-checked or not).
+func (c *checker) uses() []use {
+	var out []use
+	for _, o := range c.res.Ops {
+		if len(o.Keys) == 0 || o.KeysSpread || o.Func == nil {
+			continue
+		}
+		switch o.Kind {
+		case redisops.Delete:
+			out = append(out, use{o, "releases", "released"})
+		case redisops.Expire:
+			out = append(out, use{o, "renews", "renewed"})
+		case redisops.Script:
+			if o.ScriptSrc == "" {
+				continue
+			}
+			switch lua.Classify(o.ScriptSrc).Kind {
+			case lua.CompareAndDelete, lua.UncheckedDelete:
+				out = append(out, use{o, "releases", "released"})
+			case lua.CompareAndExpire, lua.UncheckedExpire:
+				out = append(out, use{o, "renews", "renewed"})
+			}
+		}
+	}
+	return out
+}
+
+// sameLock reports whether acquires a and b take the same lock: the same
+// key in one function, or keys of the same shape.
+func (c *checker) sameLock(a, b *redisops.Op) bool {
+	if a == b {
+		return true
+	}
+	info := c.pass.TypesInfo
+	if a.Func == b.Func {
+		return keyid.Same(info, a.Func.Body, a.Key(), b.Key())
+	}
+	return keyid.SameShape(info, a.Key(), b.Key())
+}
+
+// dropRetryDeletes drops the deletes of a's key in a's function when every
+// one of them runs only with an error set (if err != nil { rdb.Del(…) }):
+// the key is a marker kept on success and removed to allow a retry (an
+// idempotency key), not a lock released by its holder.
+func (c *checker) dropRetryDeletes(a *redisops.Op, uses []use) []use {
+	inFunc := func(u use) bool {
+		return u.op.Kind == redisops.Delete && u.op.Func != nil && u.op.Call.Pos() > a.Call.End() &&
+			a.Func.Node.Pos() <= u.op.Func.Node.Pos() && u.op.Func.Node.End() <= a.Func.Node.End()
+	}
+	found := false
+	for _, u := range uses {
+		if !inFunc(u) {
+			continue
+		}
+		if !c.onError(u.op, a.Func.Node) {
+			return uses
+		}
+		found = true
+	}
+	if !found {
+		return uses
+	}
+	return slices.DeleteFunc(slices.Clone(uses), inFunc)
+}
+
+// onError reports whether op runs only in the body of an if statement,
+// inside outer, whose condition requires an error to be set (err != nil,
+// possibly and-ed with more).
+func (c *checker) onError(op *redisops.Op, outer ast.Node) bool {
+	inner := ast.Node(op.Call)
+	for cur := range op.Cursor.Enclosing() {
+		n := cur.Node()
+		if n == outer {
+			break
+		}
+		if ifs, ok := n.(*ast.IfStmt); ok && ifs.Body.Pos() <= inner.Pos() && inner.End() <= ifs.Body.End() && c.errSet(ifs.Cond) {
+			return true
+		}
+		inner = n
+	}
+	return false
+}
+
+// errSet reports whether cond holds only when an error is set.
+func (c *checker) errSet(cond ast.Expr) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	switch b.Op {
+	case token.LAND:
+		return c.errSet(b.X) || c.errSet(b.Y)
+	case token.NEQ:
+		errType := types.Universe.Lookup("error").Type()
+		isNil := func(e ast.Expr) bool { return c.pass.TypesInfo.Types[ast.Unparen(e)].IsNil() }
+		isErr := func(e ast.Expr) bool {
+			t := c.pass.TypesInfo.TypeOf(e)
+			return t != nil && types.Identical(t, errType)
+		}
+		return isNil(b.Y) && isErr(b.X) || isNil(b.X) && isErr(b.Y)
+	}
+	return false
+}
+
+// setsFirstTTL reports whether the expire o follows, in the same function,
+// an acquire of the same key that set no TTL: o gives the lock its TTL
+// (LV101's finding), it does not renew it.
+func setsFirstTTL(info *types.Info, o *redisops.Op) bool {
+	if o.Kind != redisops.Expire {
+		return false
+	}
+	f := o.Func
+	for _, a := range f.Ops {
+		if (a.Kind == redisops.Acquire || a.Kind == redisops.GetSet) && a.NoTTL && a.Call.Pos() < o.Call.Pos() &&
+			keyid.Same(info, f.Body, a.Key(), o.Key()) && f.Reachable(a.Call.Pos(), o.Call.Pos()) {
+			return true
+		}
+	}
+	return false
+}
+
+// classify says whether e is the same for every holder. Variables are
+// followed to their one definition when never assigned again (depth
+// bounds the chain).
+func (c *checker) classify(e ast.Expr, depth int) shared {
+	info := c.pass.TypesInfo
+	e = ast.Unparen(e)
+	if tv, ok := info.Types[e]; ok && (tv.Value != nil || tv.IsNil()) {
+		return constVal
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		if depth >= 3 {
+			return unique
+		}
+		v, ok := info.Uses[e].(*types.Var)
+		if !ok || v.IsField() {
+			return unique
+		}
+		def := c.definition(v)
+		if def == nil {
+			return unique
+		}
+		if why := c.classify(def, depth+1); why != theKey {
+			return why
+		}
+	case *ast.CallExpr:
+		if tv, ok := info.Types[e.Fun]; ok && tv.IsType() {
+			if len(e.Args) != 1 {
+				return unique
+			}
+			if isString(tv.Type) && isInteger(info.TypeOf(e.Args[0])) {
+				return oneRune
+			}
+			return c.classify(e.Args[0], depth)
+		}
+		fn, ok := typeutil.Callee(info, e).(*types.Func)
+		if !ok || fn.Pkg() == nil {
+			return unique
+		}
+		switch fn.Pkg().Path() + "." + fn.Name() {
+		case "os.Getpid":
+			return pid
+		case "strconv.Itoa", "strconv.FormatInt", "strconv.FormatUint", "fmt.Sprint", "fmt.Sprintf", "fmt.Sprintln":
+			if e.Ellipsis.IsValid() {
+				return unique
+			}
+			return c.combine(e.Args, depth)
+		}
+	case *ast.BinaryExpr:
+		if e.Op == token.ADD {
+			return c.combine([]ast.Expr{e.X, e.Y}, depth)
+		}
+	}
+	return unique
+}
+
+// combine: a value formatted from constants and the process ID is as
+// shared as the process ID; from constants alone, a constant.
+func (c *checker) combine(parts []ast.Expr, depth int) shared {
+	out := constVal
+	for _, p := range parts {
+		switch c.classify(p, depth) {
+		case constVal:
+		case pid:
+			out = pid
+		default:
+			return unique
+		}
+	}
+	return out
+}
+
+// definition returns the initializer of a local or package-level variable
+// declared with one (v := e, var v = e) and never assigned again, nor
+// having its address taken; otherwise nil. Parameters have none.
+func (c *checker) definition(v *types.Var) ast.Expr {
+	if c.defs == nil {
+		c.defs = map[*types.Var]ast.Expr{}
+		info := c.pass.TypesInfo
+		assigned := map[*types.Var]bool{}
+		mark := func(e ast.Expr) {
+			if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok {
+					assigned[v] = true
+				}
+			}
+		}
+		for n := range c.res.Inspector.PreorderSeq((*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil), (*ast.IncDecStmt)(nil), (*ast.UnaryExpr)(nil), (*ast.RangeStmt)(nil)) {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					mark(l)
+					if id, ok := l.(*ast.Ident); ok && len(n.Lhs) == len(n.Rhs) {
+						if v, ok := info.Defs[id].(*types.Var); ok {
+							c.defs[v] = n.Rhs[i]
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				if len(n.Names) == len(n.Values) {
+					for i, id := range n.Names {
+						if v, ok := info.Defs[id].(*types.Var); ok {
+							c.defs[v] = n.Values[i]
+						}
+					}
+				}
+			case *ast.IncDecStmt:
+				mark(n.X)
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					mark(n.X)
+				}
+			case *ast.RangeStmt:
+				if n.Key != nil {
+					mark(n.Key)
+				}
+				if n.Value != nil {
+					mark(n.Value)
+				}
+			}
+		}
+		for v := range assigned {
+			delete(c.defs, v)
+		}
+	}
+	return c.defs[v]
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+func isInteger(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+// describe is e's source text, with its value when e names a constant or
+// a variable initialized with one.
+func (c *checker) describe(e ast.Expr) string {
+	text := fixes.Text(c.pass.Fset, e)
+	value := e
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok {
+			if def := c.definition(v); def != nil {
+				value = def
+			}
+		}
+	}
+	tv := c.pass.TypesInfo.Types[ast.Unparen(value)]
+	if tv.Value != nil && tv.Value.Kind() != constant.Unknown {
+		if v := tv.Value.ExactString(); v != text {
+			return fmt.Sprintf("%s (%s)", text, v)
+		}
+	}
+	return text
+}
+
+func (c *checker) reportAcquire(a *redisops.Op, why shared, uses []use) {
+	key := fixes.Text(c.pass.Fset, a.Key())
+	var verbs []string
+	for _, u := range uses {
+		if !slices.Contains(verbs, u.done) {
+			verbs = append(verbs, u.done)
+		}
+	}
+	done := strings.Join(verbs, " and ")
+	var value string
+	switch why {
+	case constVal:
+		if tv := c.pass.TypesInfo.Types[ast.Unparen(a.Value)]; tv.Value != nil || tv.IsNil() {
+			value = fmt.Sprintf("the constant %s, the same for every holder", c.describe(a.Value))
+		} else {
+			value = fmt.Sprintf("%s, a variable that only ever holds a constant, the same for every holder", c.describe(a.Value))
+		}
+	case theKey:
+		value = "its own key as the value, the same for every holder"
+	case pid:
+		value = fmt.Sprintf("the process ID (%s) as the value, which repeats across hosts and containers (often 1) and is shared by every goroutine of the process", fixes.Text(c.pass.Fset, a.Value))
+	case oneRune:
+		value = fmt.Sprintf("%s, a one-character string (converting an integer to a string yields a rune, not digits), shared by every holder with the same number", fixes.Text(c.pass.Fset, a.Value))
+	}
+	d := analysis.Diagnostic{
+		Pos: a.Value.Pos(),
+		End: a.Value.End(),
+		Message: fmt.Sprintf("lock %s is acquired with %s, and %s: no owner check can tell this process's lock from the one another process took after this one's TTL ran out; write a random per-acquisition token (16+ bytes from crypto/rand, hex-encoded) and keep it for the release",
+			key, value, done),
+	}
+	for i, u := range uses {
+		if i == 3 {
+			break
+		}
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: u.op.Call.Pos(), End: u.op.Call.End(), Message: u.done + " here"})
+	}
+	c.r.Report(d)
+}
