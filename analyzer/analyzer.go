@@ -15,11 +15,13 @@ import (
 	"github.com/lockvet/lockvet/internal/rules"
 	"github.com/lockvet/lockvet/passes/acquireresult"
 	"github.com/lockvet/lockvet/passes/checkthendel"
+	"github.com/lockvet/lockvet/passes/constvalue"
 	"github.com/lockvet/lockvet/passes/noexpire"
 	"github.com/lockvet/lockvet/passes/redisops"
 	"github.com/lockvet/lockvet/passes/setnxexpire"
 	"github.com/lockvet/lockvet/passes/ttlunit"
 	"github.com/lockvet/lockvet/passes/txacquire"
+	"github.com/lockvet/lockvet/passes/unsaferenew"
 	"github.com/lockvet/lockvet/passes/unsafeunlock"
 )
 
@@ -42,6 +44,8 @@ var registry = []Check{
 	{acquireresult.Rule, acquireresult.New},
 	{unsafeunlock.Rule, unsafeunlock.New},
 	{checkthendel.Rule, checkthendel.New},
+	{unsaferenew.Rule, unsaferenew.New},
+	{constvalue.Rule, constvalue.New},
 }
 
 // Rules returns every check's descriptor, in ID order.
