@@ -103,13 +103,15 @@ var Analyzer = New(redisops.Analyzer, nil)
 // New returns LV203 reading the operations of ops, configured by cfg.
 func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 	return &analysis.Analyzer{
-		Name:     Rule.Name,
-		Doc:      Rule.Doc(),
-		URL:      Rule.URL(),
-		Requires: []*analysis.Analyzer{ops},
+		Name:       Rule.Name,
+		Doc:        Rule.Doc(),
+		URL:        Rule.URL(),
+		Requires:   []*analysis.Analyzer{ops},
+		ResultType: report.ResultType,
 		Run: func(pass *analysis.Pass) (any, error) {
-			run(pass, pass.ResultOf[ops].(*redisops.Result), report.New(pass, Rule, cfg))
-			return nil, nil
+			r := report.New(pass, Rule, cfg)
+			run(pass, pass.ResultOf[ops].(*redisops.Result), r)
+			return r.Done(), nil
 		},
 	}
 }
