@@ -13,7 +13,7 @@ import (
 	"github.com/lockvet/lockvet/internal/rules"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
-	"github.com/lockvet/lockvet/passes/internal/lua"
+	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/passes/internal/report"
 	"github.com/lockvet/lockvet/passes/redisops"
 )

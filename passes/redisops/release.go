@@ -20,7 +20,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/passes/internal/fixes"
-	"github.com/lockvet/lockvet/passes/internal/lua"
+	"github.com/lockvet/lockvet/internal/lua"
 )
 
 // ReleaseKind is how a rewritten release checks the owner.

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/passes/internal/fixes"
-	"github.com/lockvet/lockvet/passes/internal/lua"
+	"github.com/lockvet/lockvet/internal/lua"
 )
 
 // This file holds the fixes that replace a command by a run of one of

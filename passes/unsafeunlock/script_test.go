@@ -10,7 +10,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockvet/lockvet/passes/internal/lua"
+	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/passes/internal/lvtest"
 )
 

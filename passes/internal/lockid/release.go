@@ -10,7 +10,7 @@ import (
 	"unicode"
 
 	"github.com/lockvet/lockvet/passes/internal/keyid"
-	"github.com/lockvet/lockvet/passes/internal/lua"
+	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
 
