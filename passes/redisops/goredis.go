@@ -19,6 +19,8 @@ import (
 // Pipeliner/Scripter interfaces all match.
 type goRedis struct{}
 
+func init() { register(goRedis{}, goRedisNames()) }
+
 var goRedisPaths = map[string]string{
 	"github.com/redis/go-redis/v9":                "go-redis/v9",
 	"github.com/go-redis/redis/v9":                "go-redis/v9",

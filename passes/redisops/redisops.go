@@ -226,18 +226,22 @@ type flusher interface {
 	flushes(fn *types.Func) bool
 }
 
-// adapters, and the method names that can start a match (cheap prefilter
-// before any type lookup).
+// adapters, and the function and method names that can start a match (a
+// cheap prefilter before any type lookup). Each adapter file registers its
+// adapter from an init function, so adding a client touches no other file.
 var (
-	adapters = []adapter{goRedis{}}
-	names    = func() map[string]bool {
-		m := map[string]bool{}
-		for _, n := range goRedisNames() {
-			m[n] = true
-		}
-		return m
-	}()
+	adapters []adapter
+	names    = map[string]bool{}
 )
+
+// register adds an adapter and the names its calls can have. It runs only
+// from init functions, before any analysis.
+func register(a adapter, callNames []string) {
+	adapters = append(adapters, a)
+	for _, n := range callNames {
+		names[n] = true
+	}
+}
 
 func run(pass *analysis.Pass, _ *lvconfig.Config) (any, error) {
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
