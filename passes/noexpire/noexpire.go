@@ -9,11 +9,11 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
-	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/passes/internal/report"
 	"github.com/lockvet/lockvet/passes/redisops"
 )

@@ -19,8 +19,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/fixes"
 )
 
 // ReleaseKind is how a rewritten release checks the owner.

@@ -13,8 +13,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/fixes"
 )
 
 // This file holds the fixes that replace a command by a run of one of

@@ -44,12 +44,12 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
-	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/passes/internal/report"
 	"github.com/lockvet/lockvet/passes/redisops"
 )

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
 
