@@ -69,7 +69,7 @@ var goRedisEval = map[string]bool{"Eval": true, "EvalSha": true, "EvalRO": true,
 var goRedisScriptRun = map[string]bool{"Run": true, "RunRO": true, "Eval": true, "EvalSha": true, "EvalRO": true, "EvalShaRO": true}
 
 func goRedisNames() []string {
-	ns := []string{"SetArgs", "TxPipelined", "Pipelined", "TxPipeline", "Pipeline", "Watch", "Run", "RunRO", "Exec", "ExecContext", "Discard", "Close"}
+	ns := []string{"SetArgs", "DelExArgs", "TxPipelined", "Pipelined", "TxPipeline", "Pipeline", "Watch", "Run", "RunRO", "Exec", "ExecContext", "Discard", "Close"}
 	for n := range goRedisCmds {
 		ns = append(ns, n)
 	}
@@ -155,6 +155,9 @@ func (g goRedis) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op
 			}
 		}
 		return op
+	}
+	if name == "DelExArgs" {
+		return g.delEx(info, op, args)
 	}
 	if name == "SetArgs" {
 		return g.setArgs(info, op, args)

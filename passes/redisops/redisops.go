@@ -43,9 +43,13 @@ const (
 	Get
 	// Script runs a Lua script (EVAL, EVALSHA, Script.Run, …).
 	Script
+	// CompareDelete deletes a key only while it holds a given value
+	// (DELEX key IFEQ value, DELEX key IFDEQ digest; Redis ≥ 8.4): an
+	// owner-checked release. Value is the value or digest compared.
+	CompareDelete
 )
 
-var kindNames = [...]string{Acquire: "acquire", GetSet: "getset", Write: "write", Expire: "expire", Delete: "delete", Get: "get", Script: "script"}
+var kindNames = [...]string{Acquire: "acquire", GetSet: "getset", Write: "write", Expire: "expire", Delete: "delete", Get: "get", Script: "script", CompareDelete: "comparedelete"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {

@@ -61,7 +61,8 @@ func (l *Locks) Match(a, op *redisops.Op, key ast.Expr) (Evidence, *ast.CallExpr
 }
 
 // Releases lists the operations that release a's key: a DEL/UNLINK of it,
-// or a Lua script that deletes it (compare-and-delete or unchecked). In
+// a compare-and-delete (DELEX IFEQ), or a Lua script that deletes it
+// (compare-and-delete or unchecked). In
 // a's own function only operations that can run after a count.
 func (l *Locks) Releases(a *redisops.Op) []Release {
 	var rels []Release
@@ -74,6 +75,8 @@ func (l *Locks) Releases(a *redisops.Op) []Release {
 				continue
 			}
 			keys = d.Keys
+		case redisops.CompareDelete:
+			keys, checked = d.Keys[:1], true
 		case redisops.Script:
 			if d.ScriptSrc == "" || len(d.Keys) == 0 {
 				continue
