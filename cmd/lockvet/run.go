@@ -16,7 +16,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/lockvet/lockvet/analyzer"
@@ -202,7 +201,7 @@ func analyze(dir string, patterns []string, tests bool, analyzers []*analysis.An
 	pkgs = selectRoots(pkgs)
 	broken := packageErrors(dir, pkgs, res)
 
-	graph, err := checker.Analyze(analyzers, pkgs, nil)
+	graph, err := analyzeGraph(analyzers, pkgs)
 	if err != nil {
 		return nil, err
 	}

@@ -133,6 +133,16 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 	if len(uses) == 0 {
 		return
 	}
+	// The lock each use touches does not depend on the acquire examined:
+	// find it once per use (on first need), not once per acquire and use.
+	lockOf := make([]*lockid.Lock, len(uses))
+	known := make([]bool, len(uses))
+	lock := func(i int) *lockid.Lock {
+		if !known[i] {
+			lockOf[i], known[i] = c.locks.Of(uses[i].op, uses[i].op.Key()), true
+		}
+		return lockOf[i]
+	}
 	reported := map[*redisops.Op]bool{}
 	for _, a := range c.locks.Acquires() {
 		if a.Value == nil {
@@ -147,8 +157,8 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		}
 		var mine []use
 		expires := !a.NoTTL
-		for _, u := range uses {
-			lk := c.locks.Of(u.op, u.op.Key())
+		for i, u := range uses {
+			lk := lock(i)
 			if lk == nil || !c.sameLock(a, lk.Acquire) {
 				continue
 			}
@@ -173,7 +183,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 	}
 	// Owner checks in Lua whose token is shared, on locks whose acquire
 	// was not reported above.
-	for _, u := range uses {
+	for i, u := range uses {
 		s := u.op
 		if s.Kind != redisops.Script {
 			continue
@@ -186,7 +196,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		if c.classify(tok, 0) == unique {
 			continue
 		}
-		lk := c.locks.Of(s, s.Key())
+		lk := lock(i)
 		if lk == nil || reported[lk.Acquire] {
 			continue
 		}
