@@ -38,6 +38,15 @@
 // nothing, a bad flag). With -json the status is 0 or 2, as with go vet.
 // Packages that fail are named on stderr; the others are still analyzed.
 //
+// Two subcommands serve operators:
+//
+//	lockvet inventory [-format text|json|markdown] [packages]
+//	    every lock site: key pattern, client, acquire form, TTL, release,
+//	    renewal and findings (docs/inventory.md)
+//	lockvet live -redis ADDR [-pattern GLOB]... [packages]
+//	    a read-only scan of a running Redis for lock keys with no TTL;
+//	    exit 1 when one is found (docs/live.md)
+//
 // The same binary is a vet tool:
 //
 //	go vet -vettool=$(which lockvet) ./...
@@ -53,6 +62,9 @@ import "os"
 func main() {
 	if isVetInvocation(os.Args[1:]) {
 		vetMain(os.Args[1:])
+	}
+	if len(os.Args) > 1 && subcommands[os.Args[1]] != nil {
+		os.Exit(subcommands[os.Args[1]](os.Args[2:], os.Stdout, os.Stderr))
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -31,9 +31,17 @@ func Required() bool { return os.Getenv("LOCKVET_REQUIRE_REDIS") == "1" }
 // Redis starts a redis-server for the test and returns it.
 func Redis(t testing.TB) *Server {
 	t.Helper()
+	return RedisWith(t)
+}
+
+// RedisWith starts a redis-server like Redis with extra configuration
+// arguments appended (e.g. "--cluster-enabled", "yes").
+func RedisWith(t testing.TB, extra ...string) *Server {
+	t.Helper()
 	bin := lookup(t, "redis-server", "apt-get install redis-server")
 	port := freePort(t)
-	s := start(t, bin, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes")
+	args := []string{"--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes"}
+	s := start(t, bin, append(args, extra...)...)
 	s.Addr = fmt.Sprintf("127.0.0.1:%d", port)
 	s.wait(t, "PING\r\n", "+PONG")
 	return s
@@ -65,6 +73,13 @@ func lookup(t testing.TB, name, install string) string {
 		t.Skip(msg + ", or set LOCKVET_REQUIRE_REDIS=1 to make its absence a failure")
 	}
 	return bin
+}
+
+// FreePort returns a loopback TCP port that was free a moment ago (for a
+// second port a server needs, such as a cluster bus port).
+func FreePort(t testing.TB) int {
+	t.Helper()
+	return freePort(t)
 }
 
 func freePort(t testing.TB) int {
