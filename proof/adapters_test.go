@@ -1,0 +1,155 @@
+//go:build proofadapters
+
+package proof
+
+// lockvet's own fixes for the clients whose adapters are newer than
+// go-redis: redigo, rueidis, gomemcache. The shapes are in
+// internal/adapters/buggy, lockvet's fixes of them in
+// internal/adapters/fixed (checked by TestProofShapes like the others).
+// Each operation lockvet fixes runs from the fixed package; an operation
+// it reports without a fix runs from the rewrite-table template in
+// internal/clients.
+//
+// Run with: go test -tags proofadapters ./proof
+// When everything here passes, drop the build tag (and the withAdapters
+// switch) so that these cases join the default suite and docs/proof.md.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	bugmc "github.com/lockvet/lockvet/proof/internal/adapters/buggy/memcache"
+	bugredigo "github.com/lockvet/lockvet/proof/internal/adapters/buggy/redigo"
+	bugrueidis "github.com/lockvet/lockvet/proof/internal/adapters/buggy/rueidis"
+	fixmc "github.com/lockvet/lockvet/proof/internal/adapters/fixed/memcache"
+	fixredigo "github.com/lockvet/lockvet/proof/internal/adapters/fixed/redigo"
+	fixrueidis "github.com/lockvet/lockvet/proof/internal/adapters/fixed/rueidis"
+	mclock "github.com/lockvet/lockvet/proof/internal/clients/memcache"
+	redigolock "github.com/lockvet/lockvet/proof/internal/clients/redigo"
+	rueidislock "github.com/lockvet/lockvet/proof/internal/clients/rueidis"
+)
+
+func init() {
+	withAdapters = true
+	shapeTrees = append(shapeTrees, "internal/adapters")
+	wantFindings["redigo"] = []string{"LV101 Mutex.TryLock (no fix)", "LV201 Mutex.Unlock", "LV203 Mutex.Refresh", "LV105 TryAcquire"}
+	wantFindings["rueidis"] = []string{"LV101 Mutex.TryLock", "LV201 Mutex.Unlock", "LV203 Mutex.Refresh"}
+	wantFindings["memcache"] = []string{"LV101 Mutex.TryLock (no fix)", "LV201 Mutex.Unlock (no fix)", "LV203 Mutex.Refresh (no fix)"}
+	wantLeft["redigo"] = []string{"LV101 Mutex.TryLock (no fix)"}
+	wantLeft["memcache"] = []string{"LV101 Mutex.TryLock (no fix)", "LV201 Mutex.Unlock (no fix)", "LV203 Mutex.Refresh (no fix)"}
+	cases = append(cases,
+		proofCase{"6c", "redigo SET NX whose error only is read, lock held by another", "LV105", "redigo", "TryAcquire", "TestProofAdapters", redisBoth},
+		proofCase{"7f", "redigo: lockvet's fixes of acquire, renew, release", "", "redigo", "Mutex.TryLock, Refresh, Unlock", "TestProofAdapters", redisBoth},
+		proofCase{"7g", "rueidis: lockvet's fixes of acquire, renew, release", "", "rueidis", "Mutex.TryLock, Refresh, Unlock", "TestProofAdapters", redisBoth},
+		proofCase{"7h", "gomemcache: lockvet's fixes of acquire, renew, release", "", "memcache", "Mutex.TryLock, Refresh, Unlock", "TestProofAdapters", []string{realMemc}},
+	)
+}
+
+// lockvetOrTemplate takes each operation from lockvet's fixed package
+// when lockvet fixed it (or found nothing to fix), and from the
+// rewrite-table template when lockvet reports it without a fix. It
+// returns the operations and a sentence saying where each came from.
+func lockvetOrTemplate(t *testing.T, pkg string, fixed, template lockMaker) (lockMaker, string) {
+	var byFix, byTmpl []string
+	var ops [3]lockMaker
+	for i, fn := range []string{"Mutex.TryLock", "Mutex.Unlock", "Mutex.Refresh"} {
+		ops[i] = fixed
+		for _, f := range shapes(t)[pkg].Findings {
+			if f.Func == fn && !f.Fix {
+				ops[i] = template
+			}
+		}
+		if name := strings.TrimPrefix(fn, "Mutex."); fmt.Sprintf("%p", ops[i]) == fmt.Sprintf("%p", template) {
+			byTmpl = append(byTmpl, name)
+		} else {
+			byFix = append(byFix, name)
+		}
+	}
+	var parts []string
+	if len(byFix) > 0 {
+		parts = append(parts, "lockvet's fixed "+strings.Join(byFix, ", "))
+	}
+	if len(byTmpl) > 0 {
+		parts = append(parts, "the rewrite-table template's "+strings.Join(byTmpl, ", ")+" (lockvet reports them without a fix)")
+	}
+	return func(key, token string, ttl time.Duration) lockOps {
+		return lockOps{ops[0](key, token, ttl).try, ops[1](key, token, ttl).unlock, ops[2](key, token, ttl).refresh}
+	}, strings.Join(parts, " with ")
+}
+
+func TestProofAdapters(t *testing.T) {
+	t.Parallel()
+	t.Run("redigo", func(t *testing.T) {
+		eachRedis(t, func(t *testing.T, be backend) {
+			// 6c: LV105 on redigo.
+			const key = "lock:proof6c"
+			c := redigoConn(t, be)
+			if _, err := c.Do("SET", key, "A", "NX", "PX", longTTL.Milliseconds()); err != nil {
+				t.Fatal(err)
+			}
+			bug := must(bugredigo.TryAcquire(c, key, "B", longTTL))(t)
+			fix := must(fixredigo.TryAcquire(c, key, "B", longTTL))(t)
+			if !bug || fix {
+				t.Errorf("lock held by A: buggy TryAcquire reported %v (want true, the bug), fixed %v (want false)", bug, fix)
+			}
+			record(t, "6c", be.name,
+				"reports the lock taken (true, nil) while A holds it: the caller enters the critical section",
+				"reports busy (false, nil)")
+
+			s := redisStore(t, be)
+			ops, from := lockvetOrTemplate(t, "redigo",
+				func(key, token string, ttl time.Duration) lockOps {
+					m := &fixredigo.Mutex{Conn: redigoConn(t, be), Key: key, Token: token, TTL: ttl}
+					return lockOps{m.TryLock, m.Unlock, m.Refresh}
+				},
+				func(key, token string, ttl time.Duration) lockOps {
+					m := &redigolock.Mutex{Conn: redigoConn(t, be), Key: key, Token: token, TTL: ttl}
+					return lockOps{m.TryLock, m.Unlock, m.Refresh}
+				})
+			clientCase(t, "7f", be.name, s, func(key, token string, ttl time.Duration) lockOps {
+				m := &bugredigo.Mutex{Conn: redigoConn(t, be), Key: key, Token: token, TTL: ttl}
+				return lockOps{m.TryLock, m.Unlock, m.Refresh}
+			}, ops, from)
+		})
+	})
+	t.Run("rueidis", func(t *testing.T) {
+		eachRedis(t, func(t *testing.T, be backend) {
+			ctx, c := context.Background(), rueidisClient(t, be)
+			ops, from := lockvetOrTemplate(t, "rueidis",
+				func(key, token string, ttl time.Duration) lockOps {
+					m := &fixrueidis.Mutex{Client: c, Key: key, Token: token, TTL: ttl}
+					return lockOps{func() (bool, error) { return m.TryLock(ctx) }, func() (bool, error) { return m.Unlock(ctx) }, func() (bool, error) { return m.Refresh(ctx) }}
+				},
+				func(key, token string, ttl time.Duration) lockOps {
+					m := &rueidislock.Mutex{Client: c, Key: key, Token: token, TTL: ttl}
+					return lockOps{func() (bool, error) { return m.TryLock(ctx) }, func() (bool, error) { return m.Unlock(ctx) }, func() (bool, error) { return m.Refresh(ctx) }}
+				})
+			clientCase(t, "7g", be.name, redisStore(t, be), func(key, token string, ttl time.Duration) lockOps {
+				m := &bugrueidis.Mutex{Client: c, Key: key, Token: token, TTL: ttl}
+				return lockOps{func() (bool, error) { return m.TryLock(ctx) }, func() (bool, error) { return m.Unlock(ctx) }, func() (bool, error) { return m.Refresh(ctx) }}
+			}, ops, from)
+		})
+	})
+	t.Run("memcache", func(t *testing.T) {
+		t.Run(realMemc, func(t *testing.T) {
+			t.Parallel()
+			mc, s := memcachedStore(t)
+			ops, from := lockvetOrTemplate(t, "memcache",
+				func(key, token string, ttl time.Duration) lockOps {
+					m := &fixmc.Mutex{MC: mc, Key: key, Token: token, TTL: ttl}
+					return lockOps{m.TryLock, m.Unlock, m.Refresh}
+				},
+				func(key, token string, ttl time.Duration) lockOps {
+					m := &mclock.Mutex{MC: mc, Key: key, Token: token, TTL: ttl}
+					return lockOps{m.TryLock, m.Unlock, m.Refresh}
+				})
+			clientCase(t, "7h", realMemc, s, func(key, token string, ttl time.Duration) lockOps {
+				m := &bugmc.Mutex{MC: mc, Key: key, Token: token, TTL: ttl}
+				return lockOps{m.TryLock, m.Unlock, m.Refresh}
+			}, ops, from)
+		})
+	})
+}

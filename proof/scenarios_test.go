@@ -1,0 +1,457 @@
+package proof
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	bugacq "github.com/lockvet/lockvet/proof/internal/buggy/acquireresult"
+	bugctd "github.com/lockvet/lockvet/proof/internal/buggy/checkthendel"
+	bugsetnx "github.com/lockvet/lockvet/proof/internal/buggy/setnxexpire"
+	bugttl "github.com/lockvet/lockvet/proof/internal/buggy/ttlunit"
+	bugtx "github.com/lockvet/lockvet/proof/internal/buggy/txacquire"
+	bugrenew "github.com/lockvet/lockvet/proof/internal/buggy/unsaferenew"
+	bugdel "github.com/lockvet/lockvet/proof/internal/buggy/unsafeunlock"
+	fixacq "github.com/lockvet/lockvet/proof/internal/fixed/acquireresult"
+	fixctd "github.com/lockvet/lockvet/proof/internal/fixed/checkthendel"
+	fixsetnx "github.com/lockvet/lockvet/proof/internal/fixed/setnxexpire"
+	fixttl "github.com/lockvet/lockvet/proof/internal/fixed/ttlunit"
+	fixtx "github.com/lockvet/lockvet/proof/internal/fixed/txacquire"
+	fixrenew "github.com/lockvet/lockvet/proof/internal/fixed/unsaferenew"
+	fixdel "github.com/lockvet/lockvet/proof/internal/fixed/unsafeunlock"
+)
+
+// --- 1. SETNX then EXPIRE, holder killed in between (LV101) ---
+
+// The holder is a child process (this test binary, re-executed) that runs
+// the shape's Acquire against the server; a client hook stops it at a
+// numbered point before or after each command on the lock key and tells
+// the parent, which SIGKILLs it there. Every point of each variant is
+// tried, each with a key of its own.
+
+const (
+	childEnv    = "LOCKVET_PROOF_CHILD"
+	childTTL    = 2 * time.Second
+	childToken  = "child-token"
+	childBuggy  = "buggy"
+	childFixed  = "fixed"
+	childLinger = time.Hour
+)
+
+// child is the holder process: it runs until the numbered point, reports
+// it on stdout and waits to be killed; past the last point it prints
+// DONE.
+func child() int {
+	addr, key, variant := os.Getenv("LOCKVET_PROOF_ADDR"), os.Getenv("LOCKVET_PROOF_KEY"), os.Getenv(childEnv)
+	window, err := strconv.Atoi(os.Getenv("LOCKVET_PROOF_WINDOW"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bad LOCKVET_PROOF_WINDOW:", err)
+		return 2
+	}
+	n := 0
+	point := func(label string) {
+		if n == window {
+			fmt.Printf("WINDOW %s\n", label)
+			time.Sleep(childLinger) // killed here
+		}
+		n++
+	}
+	rdb := newV9(addr)
+	rdb.AddHook(hook{
+		key:    key,
+		before: func(_ context.Context, cmd redis.Cmder) { point("before " + strings.ToUpper(cmd.Name())) },
+		after:  func(_ context.Context, cmd redis.Cmder) { point("after " + strings.ToUpper(cmd.Name())) },
+	})
+	acquire := bugsetnx.Acquire
+	if variant == childFixed {
+		acquire = fixsetnx.Acquire
+	}
+	ok, err := acquire(context.Background(), rdb, key, childToken, childTTL)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "acquire:", err)
+		return 2
+	}
+	fmt.Printf("DONE %v\n", ok)
+	return 0
+}
+
+// killAt runs the child until point window and kills it there. It
+// returns the point's label, or "" when the child finished first.
+func killAt(t *testing.T, addr, key, variant string, window int) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+variant, "LOCKVET_PROOF_ADDR="+addr, "LOCKVET_PROOF_KEY="+key, "LOCKVET_PROOF_WINDOW="+strconv.Itoa(window))
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string, 1)
+	go func() {
+		l, _ := bufio.NewReader(stdout).ReadString('\n')
+		lines <- strings.TrimSpace(l)
+		io.Copy(io.Discard, stdout)
+	}()
+	var line string
+	select {
+	case line = <-lines:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("child (%s, point %d) said nothing in 30s; stderr:\n%s", variant, window, stderr.String())
+	}
+	if label, ok := strings.CutPrefix(line, "WINDOW "); ok {
+		if err := cmd.Process.Signal(os.Kill); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		return label
+	}
+	if err := cmd.Wait(); err != nil || !strings.HasPrefix(line, "DONE") {
+		t.Fatalf("child (%s, point %d): %q, %v; stderr:\n%s", variant, window, line, err, stderr.String())
+	}
+	return ""
+}
+
+func TestProofSetNXExpire(t *testing.T) {
+	t.Parallel()
+	eachRedis(t, func(t *testing.T, b backend) {
+		rdb := b.v9(t)
+		type kill struct {
+			label, key string
+			atKill     int64 // PTTL right after the kill
+		}
+		kills := map[string][]kill{}
+		var last time.Time
+		for _, variant := range []string{childBuggy, childFixed} {
+			for w := 0; ; w++ {
+				key := fmt.Sprintf("lock:proof1:%s:%d", variant, w)
+				label := killAt(t, b.addr, key, variant, w)
+				if label == "" {
+					break
+				}
+				last = time.Now()
+				kills[variant] = append(kills[variant], kill{label, key, pttl(t, rdb, key)})
+				if w > 10 {
+					t.Fatal("more kill points than commands")
+				}
+			}
+		}
+		sleepUntil(last.Add(childTTL + childTTL/2))
+
+		var forever []string
+		for _, k := range kills[childBuggy] {
+			now := pttl(t, rdb, k.key)
+			t.Logf("buggy, killed %s: PTTL %d at the kill, %d later", k.label, k.atKill, now)
+			if k.atKill == -1 && now == -1 {
+				forever = append(forever, k.label)
+			}
+		}
+		if len(forever) == 0 {
+			t.Errorf("buggy: no kill point left the key without a TTL")
+		}
+		acquired := false
+		for _, k := range kills[childFixed] {
+			now := pttl(t, rdb, k.key)
+			t.Logf("fixed, killed %s: PTTL %d at the kill, %d later", k.label, k.atKill, now)
+			if k.atKill == -1 || k.atKill == 0 || k.atKill > childTTL.Milliseconds() {
+				t.Errorf("fixed, killed %s: PTTL %d, want no key or 0 < PTTL <= %d", k.label, k.atKill, childTTL.Milliseconds())
+			}
+			if now != -2 {
+				t.Errorf("fixed, killed %s: PTTL %d %s later, want the key gone", k.label, now, childTTL+childTTL/2)
+			}
+			acquired = acquired || k.atKill > 0
+		}
+		if !acquired {
+			t.Errorf("fixed: no kill point found the lock taken; the scenario proves nothing")
+		}
+		record(t, "1", b.name,
+			fmt.Sprintf("killed at each of its %d points: killed %s, the key is left with no TTL (PTTL -1) and still held %s later", len(kills[childBuggy]), strings.Join(forever, " or "), approx(childTTL+childTTL/2)),
+			fmt.Sprintf("killed at each of its %d points: the key is absent or has its TTL (0 < PTTL ≤ %s) every time, and is gone %s later", len(kills[childFixed]), approx(childTTL), approx(childTTL+childTTL/2)))
+	})
+}
+
+// --- 2. SETNX + EXPIRE in one transaction (LV102) ---
+
+func TestProofTxAcquire(t *testing.T) {
+	t.Parallel()
+	const ttlA, ttlB = 2 * time.Second, time.Hour
+	eachRedis(t, func(t *testing.T, b backend) {
+		ctx, rdb := context.Background(), b.v9(t)
+		run := func(acquire func(context.Context, *redis.Client, string, string, time.Duration) (bool, error), key string) (bool, int64) {
+			if !must(rdb.SetNX(ctx, key, "owner-A", ttlA).Result())(t) {
+				t.Fatal("A could not take a free lock")
+			}
+			ok := must(acquire(ctx, rdb, key, "B", ttlB))(t)
+			if v := get(t, rdb, key); v != "owner-A" {
+				t.Fatalf("the lock holds %q, want A's", v)
+			}
+			return ok, pttl(t, rdb, key)
+		}
+		okBug, ttlBug := run(bugtx.Acquire, "lock:proof2:buggy")
+		okFix, ttlFix := run(fixtx.Acquire, "lock:proof2:fixed")
+		if okBug || okFix {
+			t.Fatalf("B acquired a held lock: buggy %v, fixed %v", okBug, okFix)
+		}
+		if ttlBug <= ttlA.Milliseconds() {
+			t.Errorf("buggy: A's PTTL is %d, want it rewritten to about %d", ttlBug, ttlB.Milliseconds())
+		}
+		if ttlFix <= 0 || ttlFix > ttlA.Milliseconds() {
+			t.Errorf("fixed: A's PTTL is %d, want 0 < PTTL <= %d", ttlFix, ttlA.Milliseconds())
+		}
+		record(t, "2", b.name,
+			fmt.Sprintf("B's acquire fails, but its queued EXPIRE rewrites A's TTL from %s to %s", approx(ttlA), approx(time.Duration(ttlBug)*time.Millisecond)),
+			fmt.Sprintf("B's acquire fails and A's TTL is untouched (≤ %s)", approx(ttlA)))
+	})
+}
+
+// --- 3. releasing another owner's lock (LV201, LV202) ---
+
+const (
+	shortTTL = 100 * time.Millisecond
+	longTTL  = 10 * time.Second
+)
+
+// expireAndRetake waits until A's lock (taken at start with shortTTL) has
+// expired, and lets B take the key.
+func expireAndRetake(t *testing.T, rdb *redis.Client, key string, start time.Time, b func() (bool, error)) {
+	t.Helper()
+	sleepUntil(start.Add(shortTTL + 50*time.Millisecond))
+	if n := pttl(t, rdb, key); n != -2 {
+		t.Fatalf("A's lock has not expired: PTTL %d", n)
+	}
+	if !must(b())(t) {
+		t.Fatal("B could not take the expired lock")
+	}
+}
+
+func TestProofUnsafeUnlock(t *testing.T) {
+	t.Parallel()
+	eachRedis(t, func(t *testing.T, be backend) {
+		ctx, rdb := context.Background(), be.v9(t)
+		var deleted [2]bool
+		var after [2]string
+		for i, key := range []string{"lock:proof3a:buggy", "lock:proof3a:fixed"} {
+			start := time.Now()
+			if i == 0 {
+				a, b := &bugdel.Mutex{RDB: rdb, Key: key, Token: "A", TTL: shortTTL}, &bugdel.Mutex{RDB: rdb, Key: key, Token: "B", TTL: longTTL}
+				must(a.TryLock(ctx))(t)
+				expireAndRetake(t, rdb, key, start, func() (bool, error) { return b.TryLock(ctx) })
+				deleted[i] = must(a.Unlock(ctx))(t)
+			} else {
+				a, b := &fixdel.Mutex{RDB: rdb, Key: key, Token: "A", TTL: shortTTL}, &fixdel.Mutex{RDB: rdb, Key: key, Token: "B", TTL: longTTL}
+				must(a.TryLock(ctx))(t)
+				expireAndRetake(t, rdb, key, start, func() (bool, error) { return b.TryLock(ctx) })
+				deleted[i] = must(a.Unlock(ctx))(t)
+			}
+			after[i] = get(t, rdb, key)
+		}
+		if !deleted[0] || after[0] != "(no key)" {
+			t.Errorf("buggy: A's late Unlock deleted=%v, key now %q; want B's lock deleted", deleted[0], after[0])
+		}
+		if deleted[1] || after[1] != "B" {
+			t.Errorf("fixed: A's late Unlock deleted=%v, key now %q; want B's lock kept", deleted[1], after[1])
+		}
+		record(t, "3a", be.name,
+			"A's late Unlock deletes B's lock (key gone)",
+			"A's late Unlock deletes nothing; B's lock survives")
+	})
+}
+
+func TestProofCheckThenDel(t *testing.T) {
+	t.Parallel()
+	eachRedis(t, func(t *testing.T, be backend) {
+		ctx, rdb := context.Background(), be.v9(t)
+		var after [2]string
+		for i, key := range []string{"lock:proof3b:buggy", "lock:proof3b:fixed"} {
+			start := time.Now()
+			var once sync.Once
+			var bLock func() (bool, error)
+			// The pause: before A's deleting command, A's lock expires and
+			// B takes it.
+			pause := hook{key: key, before: func(_ context.Context, cmd redis.Cmder) {
+				if deletes(cmd) {
+					once.Do(func() { expireAndRetake(t, rdb, key, start, bLock) })
+				}
+			}}
+			rdbA := be.v9(t, pause)
+			var unlock func(context.Context) error
+			if i == 0 {
+				a, b := &bugctd.Mutex{RDB: rdbA, Key: key, Token: "A", TTL: shortTTL}, &bugctd.Mutex{RDB: rdb, Key: key, Token: "B", TTL: longTTL}
+				must(a.TryLock(ctx))(t)
+				bLock, unlock = func() (bool, error) { return b.TryLock(ctx) }, a.Unlock
+			} else {
+				a, b := &fixctd.Mutex{RDB: rdbA, Key: key, Token: "A", TTL: shortTTL}, &fixctd.Mutex{RDB: rdb, Key: key, Token: "B", TTL: longTTL}
+				must(a.TryLock(ctx))(t)
+				bLock, unlock = func() (bool, error) { return b.TryLock(ctx) }, a.Unlock
+			}
+			if err := unlock(ctx); err != nil {
+				t.Fatal(err)
+			}
+			fired := false
+			once.Do(func() { fired = true })
+			if fired {
+				t.Fatal("Unlock sent no delete; the pause never ran")
+			}
+			after[i] = get(t, rdb, key)
+		}
+		if after[0] != "(no key)" {
+			t.Errorf("buggy: key now %q; want B's lock deleted", after[0])
+		}
+		if after[1] != "B" {
+			t.Errorf("fixed: key now %q; want B's lock kept", after[1])
+		}
+		record(t, "3b", be.name,
+			"A's GET sees its token, the pause lets B take the lock, A's DEL deletes B's lock",
+			"the compare and the delete are one script: after the same pause it deletes nothing; B's lock survives")
+	})
+}
+
+// --- 4. renewing another owner's lock (LV203) ---
+
+func TestProofUnsafeRenew(t *testing.T) {
+	t.Parallel()
+	const ttlB, renewA = time.Second, time.Hour
+	eachRedis(t, func(t *testing.T, be backend) {
+		ctx, rdb := context.Background(), be.v9(t)
+		var after [2]int64
+		for i, key := range []string{"lock:proof4:buggy", "lock:proof4:fixed"} {
+			start := time.Now()
+			var refresh func(context.Context) error
+			if i == 0 {
+				a, b := &bugrenew.Mutex{RDB: rdb, Key: key, Token: "A", TTL: shortTTL}, &bugrenew.Mutex{RDB: rdb, Key: key, Token: "B", TTL: ttlB}
+				must(a.TryLock(ctx))(t)
+				expireAndRetake(t, rdb, key, start, func() (bool, error) { return b.TryLock(ctx) })
+				a.TTL, refresh = renewA, a.Refresh
+			} else {
+				a, b := &fixrenew.Mutex{RDB: rdb, Key: key, Token: "A", TTL: shortTTL}, &fixrenew.Mutex{RDB: rdb, Key: key, Token: "B", TTL: ttlB}
+				must(a.TryLock(ctx))(t)
+				expireAndRetake(t, rdb, key, start, func() (bool, error) { return b.TryLock(ctx) })
+				a.TTL, refresh = renewA, a.Refresh
+			}
+			if err := refresh(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if v := get(t, rdb, key); v != "B" {
+				t.Fatalf("the lock holds %q, want B's", v)
+			}
+			after[i] = pttl(t, rdb, key)
+		}
+		if after[0] <= ttlB.Milliseconds() {
+			t.Errorf("buggy: B's PTTL %d after A's renewal, want about %d", after[0], renewA.Milliseconds())
+		}
+		if after[1] <= 0 || after[1] > ttlB.Milliseconds() {
+			t.Errorf("fixed: B's PTTL %d after A's renewal, want 0 < PTTL <= %d", after[1], ttlB.Milliseconds())
+		}
+		record(t, "4", be.name,
+			fmt.Sprintf("A's late renewal (%s) extends B's lock: B's TTL becomes %s instead of ≤ %s", approx(renewA), approx(time.Duration(after[0])*time.Millisecond), approx(ttlB)),
+			fmt.Sprintf("A's late renewal changes nothing: B's TTL stays ≤ %s", approx(ttlB)))
+	})
+}
+
+// --- 5. TTL units (LV104) ---
+
+func TestProofTTLUnit(t *testing.T) {
+	t.Parallel()
+	const ttl, extendBy = 30 * time.Second, 5 * time.Minute
+	eachRedis(t, func(t *testing.T, be backend) {
+		ctx, rdb := context.Background(), be.v9(t)
+		// short reports the acquire's PTTL and whether a second caller
+		// takes the lock 20 ms later.
+		short := func(key string, acquire func() (bool, error)) (int64, bool) {
+			if !must(acquire())(t) {
+				t.Fatalf("%s: could not take a free lock", key)
+			}
+			n := pttl(t, rdb, key)
+			time.Sleep(20 * time.Millisecond)
+			return n, must(rdb.SetNX(ctx, key, "second", ttl).Result())(t)
+		}
+		const lost = "the lock lives 1 ms (PTTL ≤ 1 right after the acquire) and a second caller takes it 20 ms later"
+		const held = "PTTL ≈ 30s; a second caller is refused"
+		check := func(id string, bugTTL int64, bugTaken bool, fixTTL int64, fixTaken bool, fixText string) {
+			t.Helper()
+			if bugTTL < 0 || bugTTL > 1 || !bugTaken {
+				t.Errorf("%s buggy: PTTL %d, taken by a second caller %v; want ≤ 1 ms and taken", id, bugTTL, bugTaken)
+			}
+			if fixTTL < ttl.Milliseconds()-5000 || fixTTL > ttl.Milliseconds() || fixTaken {
+				t.Errorf("%s fixed: PTTL %d, taken by a second caller %v; want ≈ %d and refused", id, fixTTL, fixTaken, ttl.Milliseconds())
+			}
+			record(t, id, be.name, lost, fixText)
+		}
+
+		// 5a: no automatic fix; the message's own rewrite.
+		bt, bk := short("lock:proof5a:buggy", func() (bool, error) { return bugttl.AcquireUntyped(ctx, rdb, "lock:proof5a:buggy", "A") })
+		ft, fk := short("lock:proof5a:fixed", func() (bool, error) { return rdb.SetNX(ctx, "lock:proof5a:fixed", "A", 30*time.Second).Result() })
+		check("5a", bt, bk, ft, fk, "no automatic fix (seconds or milliseconds is the author's call); the rewrite the message names, `30 * time.Second`: "+held)
+
+		// 5b
+		bt, bk = short("lock:proof5b:buggy", func() (bool, error) { return bugttl.AcquireSeconds(ctx, rdb, "lock:proof5b:buggy", "A", ttl) })
+		ft, fk = short("lock:proof5b:fixed", func() (bool, error) { return fixttl.AcquireSeconds(ctx, rdb, "lock:proof5b:fixed", "A", ttl) })
+		check("5b", bt, bk, ft, fk, held)
+
+		// 5c: a script argument.
+		var got [2]int64
+		for i, key := range []string{"lock:proof5c:buggy", "lock:proof5c:fixed"} {
+			must(rdb.SetNX(ctx, key, "A", ttl).Result())(t)
+			extend := bugttl.Extend
+			if i == 1 {
+				extend = fixttl.Extend
+			}
+			if n := must(extend(ctx, rdb, key, "A", extendBy))(t); n != 1 {
+				t.Fatalf("%s: Extend returned %d, want 1", key, n)
+			}
+			got[i] = pttl(t, rdb, key)
+		}
+		years := float64(got[0]) / float64((365*24*time.Hour + 6*time.Hour).Milliseconds())
+		if years < 9 {
+			t.Errorf("5c buggy: PTTL %d ms, want about %d (years)", got[0], extendBy.Nanoseconds())
+		}
+		if got[1] < extendBy.Milliseconds()-5000 || got[1] > extendBy.Milliseconds() {
+			t.Errorf("5c fixed: PTTL %d ms, want ≈ %d", got[1], extendBy.Milliseconds())
+		}
+		record(t, "5c", be.name,
+			fmt.Sprintf("extending by %s sends %d (nanoseconds) to PEXPIRE: PTTL ≈ %.1f years", approx(extendBy), extendBy.Nanoseconds(), years),
+			fmt.Sprintf("PTTL ≈ %s", approx(extendBy)))
+	})
+}
+
+// --- 6. acquire result read wrong (LV105; redigo's nil reply) ---
+
+func TestProofAcquireResult(t *testing.T) {
+	t.Parallel()
+	eachRedis(t, func(t *testing.T, be backend) {
+		ctx, rdb := context.Background(), be.v9(t)
+		const key = "lock:proof6"
+		must(rdb.SetNX(ctx, key, "A", longTTL).Result())(t)
+		bug := must(bugacq.TryAcquire(ctx, rdb, key, "B", longTTL))(t)
+		fix := must(fixacq.TryAcquire(ctx, rdb, key, "B", longTTL))(t)
+		if !bug {
+			t.Errorf("buggy: TryAcquire reported %v while A holds the lock; want true (the bug)", bug)
+		}
+		if fix {
+			t.Errorf("fixed: TryAcquire reported %v while A holds the lock; want false", fix)
+		}
+		if v := get(t, rdb, key); v != "A" {
+			t.Fatalf("the lock holds %q, want A's", v)
+		}
+		record(t, "6a", be.name,
+			"reports the lock taken (true, nil) while A holds it: the caller enters the critical section",
+			"reports busy (false, nil)")
+
+		redigoAcquireResult(t, be)
+	})
+}
