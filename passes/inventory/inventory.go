@@ -191,11 +191,17 @@ type Result struct {
 
 	helpers []helper
 	uses    func(funcID string, param int) []use
+	pkg     string          // the package's path
+	imports map[string]bool // the paths it imports
 }
+
+// mayCall reports whether the package can call functions of package path.
+func (r *Result) mayCall(path string) bool { return r.pkg == path || r.imports[path] }
 
 // helper is a function whose parameter is a lock key: acquired (site),
 // released or renewed (action) inside it.
 type helper struct {
+	pkg    string // the helper's package
 	funcID string
 	param  int
 	site   *Site
@@ -250,8 +256,10 @@ type keyRef struct {
 }
 
 func run(pass *analysis.Pass, res *redisops.Result) *Result {
-	out := &Result{}
-	out.uses = func(string, int) []use { return nil }
+	out := &Result{pkg: pass.Pkg.Path(), imports: map[string]bool{}}
+	for _, imp := range pass.Pkg.Imports() {
+		out.imports[imp.Path()] = true
+	}
 	var acquires []*redisops.Op
 	for _, op := range res.Ops {
 		if op.Kind == redisops.Acquire && op.Key() != nil && op.Func != nil {
@@ -285,7 +293,7 @@ func run(pass *analysis.Pass, res *redisops.Result) *Result {
 		}
 		ref := in.ref(key, op)
 		if ref.param >= 0 && ref.funcID != "" {
-			out.helpers = append(out.helpers, helper{funcID: ref.funcID, param: ref.param, action: act, renew: renew})
+			out.helpers = append(out.helpers, helper{pkg: pass.Pkg.Path(), funcID: ref.funcID, param: ref.param, action: act, renew: renew})
 		}
 		for i, a := range acquires {
 			s := out.Sites[i]
@@ -317,7 +325,7 @@ func run(pass *analysis.Pass, res *redisops.Result) *Result {
 	}
 	for _, s := range out.Sites {
 		if s.keyParam >= 0 && s.funcID != "" {
-			out.helpers = append(out.helpers, helper{funcID: s.funcID, param: s.keyParam, site: s})
+			out.helpers = append(out.helpers, helper{pkg: pass.Pkg.Path(), funcID: s.funcID, param: s.keyParam, site: s})
 		}
 	}
 	return out
@@ -805,6 +813,9 @@ func Link(results []*Result) []*Site {
 			var ttls []use
 			allTTL := s.ttlParam >= 0
 			for _, q := range results {
+				if !q.mayCall(h.pkg) {
+					continue
+				}
 				for _, u := range q.uses(h.funcID, h.param) {
 					if Useful(u.pattern) && !slices.Contains(s.Patterns, u.pattern) {
 						s.Patterns = append(s.Patterns, u.pattern)
@@ -853,6 +864,9 @@ func Link(results []*Result) []*Site {
 				continue
 			}
 			for _, q := range results {
+				if !q.mayCall(h.pkg) {
+					continue
+				}
 				for _, u := range q.uses(h.funcID, h.param) {
 					for _, s := range sites {
 						if !s.linked(u.pattern, u.field) {
