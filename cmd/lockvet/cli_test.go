@@ -350,7 +350,7 @@ func TestDirFlag(t *testing.T) {
 	for _, args := range [][]string{
 		{"-C", rel, "./..."},
 		{"-C=" + rel},
-		{"-test=true", "-C", exampleDir, "./scheduler/...", "./orders/...", "./cmd/...", "./internal/..."},
+		{"-test=true", "-C", exampleDir, "./scheduler/...", "./orders/...", "./billing/...", "./cmd/...", "./internal/..."},
 	} {
 		r := lockvet(t, wd, args...)
 		r.wantCode(t, exitFindings)
