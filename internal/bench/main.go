@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command bench measures what lockvet costs on real modules, against the
 // floor every go/analysis tool pays in the same driver (loading and
 // type-checking) and against go vet:
@@ -471,8 +473,9 @@ func (b *bench) scaling() {
 		fmt.Fprintf(b.out, "  benchmark failed: %v\n%s\n", err, out)
 		return
 	}
-	re := regexp.MustCompile(`^BenchmarkScaling/(\w+)/x(\d+)-\d+\s+\d+\s+(\d+) ns/op.*?([\d.]+) ns/func`)
-	perFunc := map[string]map[int]float64{}
+	re := regexp.MustCompile(`^BenchmarkScaling/(\w+)/x(\d+)-\d+\s+\d+\s+(.*)$`)
+	// metrics[mode][units][unit] = value
+	metrics := map[string]map[int]map[string]float64{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		m := re.FindStringSubmatch(sc.Text())
@@ -481,22 +484,34 @@ func (b *bench) scaling() {
 		}
 		fmt.Fprintf(b.out, "  %s\n", strings.Join(strings.Fields(sc.Text()), " "))
 		units, _ := strconv.Atoi(m[2])
-		nsf, _ := strconv.ParseFloat(m[4], 64)
-		if perFunc[m[1]] == nil {
-			perFunc[m[1]] = map[int]float64{}
+		f := strings.Fields(m[3])
+		vals := map[string]float64{}
+		for i := 0; i+1 < len(f); i += 2 {
+			v, _ := strconv.ParseFloat(f[i], 64)
+			vals[f[i+1]] = v
 		}
-		perFunc[m[1]][units] = nsf
+		if metrics[m[1]] == nil {
+			metrics[m[1]] = map[int]map[string]float64{}
+		}
+		metrics[m[1]][units] = vals
 	}
 	for _, mode := range []string{"lockvet", "floor"} {
-		p := perFunc[mode]
-		if p[1] == 0 || p[100] == 0 {
+		p := metrics[mode]
+		if p[1] == nil || p[100] == nil {
 			fmt.Fprintf(b.out, "  %s: no result\n", mode)
 			continue
 		}
-		ratio := 100 * p[100] / p[1]
-		line := fmt.Sprintf("%s: cost of 100× / cost of 1× = %.0f (10×: %.0f)", mode, ratio, 10*p[10]/p[1])
+		ratio := func(unit string, n int) float64 { return float64(n) * p[n][unit] / p[1][unit] }
+		line := fmt.Sprintf("%s: cost of 100× / cost of 1×: CPU %.0f, wall %.0f (10×: CPU %.0f, wall %.0f)",
+			mode, ratio("cpu-ns/func", 100), ratio("ns/func", 100), ratio("cpu-ns/func", 10), ratio("ns/func", 10))
 		if mode == "lockvet" {
-			line = verdict(line+fmt.Sprintf(" ≤ %d", maxScaling), ratio <= maxScaling)
+			// Judged on CPU time, the analyzer's work; wall time on a
+			// shared machine also counts the time others had the CPU.
+			r := ratio("cpu-ns/func", 100)
+			if p[1]["cpu-ns/func"] == 0 {
+				r = ratio("ns/func", 100)
+			}
+			line = verdict(line+fmt.Sprintf("; target ≤ %d", maxScaling), r <= maxScaling)
 		}
 		fmt.Fprintf(b.out, "  %s\n", line)
 	}

@@ -143,6 +143,32 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		}
 		return lockOf[i]
 	}
+	// The uses whose lock can be a's (sameLock): same function, or a key
+	// of the same shape; indexed on first need, in use order.
+	var byFunc map[*redisops.Func][]int
+	var byShape map[keyid.Shape][]int
+	candidates := func(a *redisops.Op) []int {
+		if byFunc == nil {
+			byFunc, byShape = map[*redisops.Func][]int{}, map[keyid.Shape][]int{}
+			for i := range uses {
+				if lk := lock(i); lk != nil {
+					b := lk.Acquire
+					byFunc[b.Func] = append(byFunc[b.Func], i)
+					for _, k := range keyid.ShapeKeys(pass.TypesInfo, b.Key()) {
+						if s := byShape[k]; len(s) == 0 || s[len(s)-1] != i {
+							byShape[k] = append(s, i)
+						}
+					}
+				}
+			}
+		}
+		out := slices.Clone(byFunc[a.Func])
+		for _, k := range keyid.ShapeKeys(pass.TypesInfo, a.Key()) {
+			out = append(out, byShape[k]...)
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
 	reported := map[*redisops.Op]bool{}
 	for _, a := range c.locks.Acquires() {
 		if a.Value == nil {
@@ -157,7 +183,8 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		}
 		var mine []use
 		expires := !a.NoTTL
-		for i, u := range uses {
+		for _, i := range candidates(a) {
+			u := uses[i]
 			lk := lock(i)
 			if lk == nil || !c.sameLock(a, lk.Acquire) {
 				continue

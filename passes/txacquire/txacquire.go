@@ -255,7 +255,7 @@ func moveTTL(pass *analysis.Pass, res *redisops.Result, p pair) (analysis.Sugges
 // stands as a statement or assigns its first result to _.
 func resultsUnread(res *redisops.Result, sc redisops.Scope) bool {
 	if closureForm(sc.Node) {
-		c, ok := res.Inspector.Root().FindNode(sc.Node)
+		c, ok := findCall(res, sc.Node)
 		return ok && dropsFirstResult(c)
 	}
 	n := 0
@@ -271,6 +271,16 @@ func resultsUnread(res *redisops.Result, sc redisops.Scope) bool {
 	// No flush seen: the pipeline is sent elsewhere, where its results
 	// may be read.
 	return n > 0
+}
+
+// findCall finds call's cursor: by position, which skips the subtrees
+// around it (FindNode from the root walks the package up to it, for every
+// finding), and by identity only when the position does not lead to it.
+func findCall(res *redisops.Result, call *ast.CallExpr) (inspector.Cursor, bool) {
+	if c, ok := res.Inspector.Root().FindByPos(call.Pos(), call.End()); ok && c.Node() == call {
+		return c, true
+	}
+	return res.Inspector.Root().FindNode(call)
 }
 
 func closureForm(opener *ast.CallExpr) bool {

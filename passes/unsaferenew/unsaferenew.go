@@ -125,6 +125,8 @@ type checker struct {
 
 	started map[*types.Func]string             // functions started as goroutines or timer callbacks
 	calls   map[*types.Func][]inspector.Cursor // static calls of package functions
+
+	assigned map[*types.Var]bool // variables assigned or address-taken, built on demand
 }
 
 func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
@@ -510,34 +512,40 @@ func (c *checker) visibleAll(e ast.Expr, pos token.Pos) bool {
 }
 
 // reassigned reports whether v is assigned anywhere in the package after
-// its declaration, or has its address taken.
+// its declaration, or has its address taken. One walk of the package
+// answers for every variable.
 func (c *checker) reassigned(v *types.Var) bool {
-	info := c.pass.TypesInfo
-	is := func(e ast.Expr) bool {
-		id, ok := ast.Unparen(e).(*ast.Ident)
-		return ok && info.Uses[id] == v
-	}
-	for n := range c.res.Inspector.PreorderSeq((*ast.AssignStmt)(nil), (*ast.IncDecStmt)(nil), (*ast.UnaryExpr)(nil), (*ast.RangeStmt)(nil)) {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				if is(l) {
-					return true
+	if c.assigned == nil {
+		c.assigned = map[*types.Var]bool{}
+		info := c.pass.TypesInfo
+		mark := func(e ast.Expr) {
+			if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok {
+					c.assigned[v] = true
 				}
 			}
-		case *ast.IncDecStmt:
-			if is(n.X) {
-				return true
-			}
-		case *ast.UnaryExpr:
-			if n.Op == token.AND && is(n.X) {
-				return true
-			}
-		case *ast.RangeStmt:
-			if n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value) {
-				return true
+		}
+		for n := range c.res.Inspector.PreorderSeq((*ast.AssignStmt)(nil), (*ast.IncDecStmt)(nil), (*ast.UnaryExpr)(nil), (*ast.RangeStmt)(nil)) {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					mark(l)
+				}
+			case *ast.IncDecStmt:
+				mark(n.X)
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					mark(n.X)
+				}
+			case *ast.RangeStmt:
+				if n.Key != nil {
+					mark(n.Key)
+				}
+				if n.Value != nil {
+					mark(n.Value)
+				}
 			}
 		}
 	}
-	return false
+	return c.assigned[v]
 }

@@ -50,6 +50,7 @@ type Locks struct {
 	res      *redisops.Result
 	acquires []*redisops.Op
 	calls    map[*types.Func][]*ast.CallExpr // same-package calls, built on demand
+	idx      *index                          // candidate index, built on demand
 }
 
 // New returns the lock evidence of the package in pass.
@@ -74,8 +75,8 @@ func (l *Locks) Of(op *redisops.Op, key ast.Expr) *Lock {
 	if lk := l.sameFunc(op, key); lk != nil {
 		return lk
 	}
-	for _, a := range l.acquires {
-		if a.Func != op.Func && keyid.SameShape(l.pass.TypesInfo, a.Key(), key) {
+	for _, i := range l.acquiresShaped(key) {
+		if a := l.acquires[i]; a.Func != op.Func && keyid.SameShape(l.pass.TypesInfo, a.Key(), key) {
 			return &Lock{Acquire: a, Evidence: SameShape}
 		}
 	}
@@ -85,7 +86,12 @@ func (l *Locks) Of(op *redisops.Op, key ast.Expr) *Lock {
 // sameFunc finds an acquire of key earlier in op's function or in a
 // function that lexically encloses it.
 func (l *Locks) sameFunc(op *redisops.Op, key ast.Expr) *Lock {
-	for _, a := range l.acquires {
+	if op.Func == nil {
+		return nil
+	}
+	// Such an acquire lies before op in op's top-level declaration.
+	for _, i := range l.acquiresBetween(l.index().declStart(op.Call.Pos()), op.Call.Pos()) {
+		a := l.acquires[i]
 		if a.Func == nil || op.Func == nil || a.Call.Pos() >= op.Call.Pos() {
 			continue
 		}
@@ -141,7 +147,8 @@ func (l *Locks) viaHelper(op *redisops.Op, key ast.Expr) *Lock {
 			continue
 		}
 		arg := call.Args[index]
-		for _, a := range l.acquires {
+		for _, i := range l.acquiresBetween(l.index().declStart(call.Pos()), call.Pos()) {
+			a := l.acquires[i]
 			if a.Func == nil || a.Call.Pos() >= call.Pos() || !encloses(a.Func.Node, call) {
 				continue
 			}

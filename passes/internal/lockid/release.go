@@ -65,8 +65,11 @@ func (l *Locks) Match(a, op *redisops.Op, key ast.Expr) (Evidence, *ast.CallExpr
 // (compare-and-delete or unchecked). In
 // a's own function only operations that can run after a count.
 func (l *Locks) Releases(a *redisops.Op) []Release {
+	if a.Func == nil || a.Key() == nil {
+		return nil // Match finds nothing
+	}
 	var rels []Release
-	for _, d := range l.res.Ops {
+	for _, d := range l.releaseCandidates(a) {
 		var keys []ast.Expr
 		checked := false
 		switch d.Kind {

@@ -1,0 +1,167 @@
+package lockid_test
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"os"
+	"slices"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/lockvet/lockvet/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/internal/lockid"
+	"github.com/lockvet/lockvet/passes/internal/lvtest"
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// TestIndexSameAnswers: the candidate index changes no answer. Over every
+// package of the test module, keyid.ShapeKeys is a sound prefilter for
+// SameShape, Releases equals the plain scan of every operation with
+// Match, and Of finds the same same-function and same-shape evidence as
+// the plain scan of every acquire.
+func TestIndexSameAnswers(t *testing.T) {
+	cfg := &packages.Config{
+		Mode: packages.LoadSyntax | packages.NeedModule,
+		Dir:  lvtest.TestData(t),
+		Env:  append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod"),
+	}
+	pkgs, err := packages.Load(cfg, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var problems []string
+	checked := 0
+	a := &analysis.Analyzer{
+		Name:     "indexcheck",
+		Doc:      "indexcheck: compare indexed answers with plain scans",
+		Requires: []*analysis.Analyzer{redisops.Analyzer},
+		Run: func(pass *analysis.Pass) (any, error) {
+			res := pass.ResultOf[redisops.Analyzer].(*redisops.Result)
+			errorf := func(format string, args ...any) {
+				problems = append(problems, pass.Pkg.Path()+": "+fmt.Sprintf(format, args...))
+			}
+			info := pass.TypesInfo
+			var keys []ast.Expr
+			for _, op := range res.Ops {
+				keys = append(keys, op.Keys...)
+			}
+			for _, x := range keys {
+				for _, y := range keys {
+					if keyid.SameShape(info, x, y) && !overlap(keyid.ShapeKeys(info, x), keyid.ShapeKeys(info, y)) {
+						errorf("SameShape(%s, %s) but no shape key in common", pass.Fset.Position(x.Pos()), pass.Fset.Position(y.Pos()))
+					}
+				}
+			}
+			locks := lockid.New(pass, res)
+			for _, a := range locks.Acquires() {
+				got, want := locks.Releases(a), plainReleases(locks, res, a)
+				if !slices.EqualFunc(got, want, func(x, y lockid.Release) bool { return x == y }) {
+					errorf("Releases(%s): indexed %d, plain %d", pass.Fset.Position(a.Call.Pos()), len(got), len(want))
+				}
+				checked++
+			}
+			for _, op := range res.Ops {
+				for _, k := range op.Keys {
+					got, want := locks.Of(op, k), plainOf(info, locks, op, k)
+					switch {
+					case want != nil && (got == nil || got.Acquire != want.Acquire || got.Evidence != want.Evidence):
+						errorf("Of(%s): indexed %+v, plain %+v", pass.Fset.Position(op.Call.Pos()), got, want)
+					case want == nil && got != nil && got.Evidence != lockid.ViaHelper:
+						errorf("Of(%s): indexed %+v, plain nil", pass.Fset.Position(op.Call.Pos()), got)
+					}
+					checked++
+				}
+			}
+			return nil, nil
+		},
+	}
+	if _, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, &checker.Options{Sequential: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+	if checked == 0 {
+		t.Fatal("nothing compared")
+	}
+	t.Logf("%d answers compared", checked)
+}
+
+func overlap(a, b []keyid.Shape) bool {
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// plainReleases is Releases as a scan of every operation.
+func plainReleases(locks *lockid.Locks, res *redisops.Result, a *redisops.Op) []lockid.Release {
+	var rels []lockid.Release
+	for _, d := range res.Ops {
+		var keys []ast.Expr
+		checked := false
+		switch d.Kind {
+		case redisops.Delete:
+			if d.KeysSpread {
+				continue
+			}
+			keys = d.Keys
+		case redisops.CompareDelete:
+			keys, checked = d.Keys[:1], true
+		case redisops.Script:
+			if d.ScriptSrc == "" || len(d.Keys) == 0 {
+				continue
+			}
+			switch lua.Classify(d.ScriptSrc).Kind {
+			case lua.CompareAndDelete:
+				checked = true
+			case lua.UncheckedDelete:
+			default:
+				continue
+			}
+			keys = d.Keys[:1]
+		default:
+			continue
+		}
+		for _, k := range keys {
+			ev, call := locks.Match(a, d, k)
+			if ev == 0 || ev == lockid.SameFunc && !lockid.After(a, d) {
+				continue
+			}
+			rels = append(rels, lockid.Release{Op: d, Key: k, Evidence: ev, Call: call, Checked: checked})
+			break
+		}
+	}
+	return rels
+}
+
+// plainOf is Of without the helper evidence, as a scan of every acquire.
+func plainOf(info *types.Info, locks *lockid.Locks, op *redisops.Op, key ast.Expr) *lockid.Lock {
+	if key == nil {
+		return nil
+	}
+	for _, a := range locks.Acquires() {
+		if a.Func == nil || op.Func == nil || a.Call.Pos() >= op.Call.Pos() {
+			continue
+		}
+		if a.Func != op.Func && !(a.Func.Node.Pos() <= op.Func.Node.Pos() && op.Func.Node.End() <= a.Func.Node.End()) {
+			continue
+		}
+		if keyid.Same(info, a.Func.Body, a.Key(), key) {
+			return &lockid.Lock{Acquire: a, Evidence: lockid.SameFunc}
+		}
+	}
+	for _, a := range locks.Acquires() {
+		if a.Func != op.Func && keyid.SameShape(info, a.Key(), key) {
+			return &lockid.Lock{Acquire: a, Evidence: lockid.SameShape}
+		}
+	}
+	return nil
+}
