@@ -7,16 +7,23 @@ package proof
 // and no two workers are in the critical section at once; with the buggy
 // release the harness finds both, and the test requires that it does.
 //
-// The oracles only count what the release code alone can cause. A lease
-// starts when the acquire is sent (the key is set after that, so it cannot
-// expire before start+TTL) and ends, at the latest, TTL after the acquire
-// answered. "Two holders" is a worker entering the critical section while
-// another holder's lease is certainly still running; "foreign delete" is
-// a delete that answered 1 although it was sent after the sender's own
-// lease had certainly ended; "stolen" is a release that found its lock
-// gone while its lease was certainly still running. Scheduling delays can
-// stretch a critical section past its TTL (a fact of TTL locks, not of
-// the release code); such overstays are counted but are no violation.
+// The oracles only count what the release code alone can cause, using
+// client-side times that bound the server's: a command is processed after
+// it is sent and before its reply arrives. A lock's key is set after its
+// acquire was sent, so it cannot expire before send+TTL, and it expires at
+// the latest TTL after the acquire answered.
+//
+//   - two holders: a worker enters the critical section while its own
+//     lease and another holder's are both certainly running (the key
+//     cannot hold both tokens, so one was deleted by someone else);
+//   - foreign delete: a delete answered 1 although it was sent after the
+//     sender's own lock had certainly expired;
+//   - stolen: a release answered "not yours" (0, or a GET of another
+//     value) before its own lease could have run out.
+//
+// Scheduling delays can stretch a critical section past its TTL (a fact
+// of TTL locks, not of the release code); such overstays are counted but
+// are no violation.
 
 import (
 	"context"
@@ -149,7 +156,7 @@ func runInterleaving(t *testing.T, be backend, v ilVariant, key string, seed uin
 			rng := rand.New(rand.NewPCG(seed, uint64(w)))
 			// Per release: the pause and what the deleting command did.
 			var leaseEnd time.Time // latest end of this worker's lease
-			var delSent time.Time
+			var delSent, delReplied time.Time
 			var deleted bool
 			rdb := be.v9(t, hook{key: key,
 				before: func(_ context.Context, cmd redis.Cmder) {
@@ -166,6 +173,7 @@ func runInterleaving(t *testing.T, be backend, v ilVariant, key string, seed uin
 					if !deletes(cmd) {
 						return
 					}
+					delReplied = time.Now()
 					var n int64
 					switch c := cmd.(type) {
 					case *redis.IntCmd:
@@ -202,7 +210,7 @@ func runInterleaving(t *testing.T, be backend, v ilVariant, key string, seed uin
 				mu.Lock()
 				now := time.Now()
 				for _, h := range holders {
-					if now.Before(h.start.Add(ilTTL - ilMargin)) {
+					if now.Before(h.start.Add(ilTTL-ilMargin)) && now.Before(sent.Add(ilTTL-ilMargin)) {
 						s.twoHolders.Add(1)
 					}
 				}
@@ -217,17 +225,19 @@ func runInterleaving(t *testing.T, be backend, v ilVariant, key string, seed uin
 				}
 
 				// The release; a pause may hit before its delete.
-				deleted, delSent = false, time.Time{}
-				start := time.Now()
+				deleted, delSent, delReplied = false, time.Time{}, time.Time{}
 				if err := m.Unlock(ctx); err != nil {
 					errs <- err
 					return
 				}
-				checked := start
-				if !delSent.IsZero() {
-					checked = delSent
+				// When the server last answered this release: the
+				// deleting command's reply, or (GET of another value, no
+				// delete sent) the end of Unlock.
+				answered := delReplied
+				if answered.IsZero() {
+					answered = time.Now()
 				}
-				if !deleted && checked.Before(sent.Add(ilTTL-ilMargin)) {
+				if !deleted && answered.Before(sent.Add(ilTTL-ilMargin)) {
 					s.stolen.Add(1)
 				}
 			}

@@ -70,7 +70,14 @@ func child() int {
 	rdb.AddHook(hook{
 		key:    key,
 		before: func(_ context.Context, cmd redis.Cmder) { point("before " + strings.ToUpper(cmd.Name())) },
-		after:  func(_ context.Context, cmd redis.Cmder) { point("after " + strings.ToUpper(cmd.Name())) },
+		after: func(_ context.Context, cmd redis.Cmder) {
+			label := "after " + strings.ToUpper(cmd.Name())
+			if cmd.Name() == "set" {
+				// What the acquire sent and got: the parent checks it.
+				label += fmt.Sprintf(" [expiry %q, reply %v]", setExpiry(cmd.Args()), cmd.(*redis.BoolCmd).Val())
+			}
+			point(label)
+		},
 	})
 	acquire := bugsetnx.Acquire
 	if variant == childFixed {
@@ -158,7 +165,8 @@ func TestProofSetNXExpire(t *testing.T) {
 			now := pttl(t, rdb, k.key)
 			t.Logf("buggy, killed %s: PTTL %d at the kill, %d later", k.label, k.atKill, now)
 			if k.atKill == -1 && now == -1 {
-				forever = append(forever, k.label)
+				label, _, _ := strings.Cut(k.label, " [")
+				forever = append(forever, label)
 			}
 		}
 		if len(forever) == 0 {
@@ -174,14 +182,15 @@ func TestProofSetNXExpire(t *testing.T) {
 			if now != -2 {
 				t.Errorf("fixed, killed %s: PTTL %d %s later, want the key gone", k.label, now, childTTL+childTTL/2)
 			}
-			acquired = acquired || k.atKill > 0
+			// The acquire took the lock, with its TTL in the same command.
+			acquired = acquired || strings.HasPrefix(k.label, "after SET") && strings.HasSuffix(k.label, `[expiry "ex 2", reply true]`)
 		}
 		if !acquired {
-			t.Errorf("fixed: no kill point found the lock taken; the scenario proves nothing")
+			t.Errorf("fixed: no kill point after a SET that took the lock with its TTL; the scenario proves nothing")
 		}
 		record(t, "1", b.name,
 			fmt.Sprintf("killed at each of its %d points: killed %s, the key is left with no TTL (PTTL -1) and still held %s later", len(kills[childBuggy]), strings.Join(forever, " or "), approx(childTTL+childTTL/2)),
-			fmt.Sprintf("killed at each of its %d points: the key is absent or has its TTL (0 < PTTL ≤ %s) every time, and is gone %s later", len(kills[childFixed]), approx(childTTL), approx(childTTL+childTTL/2)))
+			fmt.Sprintf("one SET takes the lock with its TTL (EX %d); killed at each of its %d points: the key is absent or has its TTL (0 < PTTL ≤ %s) every time, and is gone %s later", int(childTTL.Seconds()), len(kills[childFixed]), approx(childTTL), approx(childTTL+childTTL/2)))
 	})
 }
 
@@ -189,7 +198,7 @@ func TestProofSetNXExpire(t *testing.T) {
 
 func TestProofTxAcquire(t *testing.T) {
 	t.Parallel()
-	const ttlA, ttlB = 2 * time.Second, time.Hour
+	const ttlA, ttlB = 10 * time.Second, time.Hour
 	eachRedis(t, func(t *testing.T, b backend) {
 		ctx, rdb := context.Background(), b.v9(t)
 		run := func(acquire func(context.Context, *redis.Client, string, string, time.Duration) (bool, error), key string) (bool, int64) {
@@ -230,9 +239,15 @@ const (
 // expired, and lets B take the key.
 func expireAndRetake(t *testing.T, rdb *redis.Client, key string, start time.Time, b func() (bool, error)) {
 	t.Helper()
-	sleepUntil(start.Add(shortTTL + 50*time.Millisecond))
-	if n := pttl(t, rdb, key); n != -2 {
-		t.Fatalf("A's lock has not expired: PTTL %d", n)
+	sleepUntil(start.Add(shortTTL))
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		n := pttl(t, rdb, key)
+		if n == -2 {
+			break
+		}
+		if n == -1 || time.Now().After(deadline) {
+			t.Fatalf("A's lock has not expired: PTTL %d", n)
+		}
 	}
 	if !must(b())(t) {
 		t.Fatal("B could not take the expired lock")
@@ -325,7 +340,7 @@ func TestProofCheckThenDel(t *testing.T) {
 
 func TestProofUnsafeRenew(t *testing.T) {
 	t.Parallel()
-	const ttlB, renewA = time.Second, time.Hour
+	const ttlB, renewA = 10 * time.Second, time.Hour
 	eachRedis(t, func(t *testing.T, be backend) {
 		ctx, rdb := context.Background(), be.v9(t)
 		var after [2]int64
@@ -369,40 +384,55 @@ func TestProofTTLUnit(t *testing.T) {
 	t.Parallel()
 	const ttl, extendBy = 30 * time.Second, 5 * time.Minute
 	eachRedis(t, func(t *testing.T, be backend) {
-		ctx, rdb := context.Background(), be.v9(t)
-		// short reports the acquire's PTTL and whether a second caller
-		// takes the lock 20 ms later.
-		short := func(key string, acquire func() (bool, error)) (int64, bool) {
-			if !must(acquire())(t) {
+		ctx, admin := context.Background(), be.v9(t)
+		// short reports the expiry the acquire sent (its SET options), its
+		// PTTL right after, and whether a second caller takes the lock
+		// 20 ms later.
+		short := func(key string, acquire func(*redis.Client) (bool, error)) (sent string, left int64, taken bool) {
+			rdb := be.v9(t, hook{key: key, before: func(_ context.Context, cmd redis.Cmder) {
+				if cmd.Name() == "set" {
+					sent = setExpiry(cmd.Args())
+				}
+			}})
+			if !must(acquire(rdb))(t) {
 				t.Fatalf("%s: could not take a free lock", key)
 			}
-			n := pttl(t, rdb, key)
+			left = pttl(t, admin, key)
 			time.Sleep(20 * time.Millisecond)
-			return n, must(rdb.SetNX(ctx, key, "second", ttl).Result())(t)
+			return sent, left, must(admin.SetNX(ctx, key, "second", ttl).Result())(t)
 		}
-		const lost = "the lock lives 1 ms (PTTL ≤ 1 right after the acquire) and a second caller takes it 20 ms later"
-		const held = "PTTL ≈ 30s; a second caller is refused"
-		check := func(id string, bugTTL int64, bugTaken bool, fixTTL int64, fixTaken bool, fixText string) {
+		const lost = "the client sends SET … PX 1: the lock lives 1 ms (PTTL ≤ 1, or gone, right after the acquire) and a second caller takes it 20 ms later"
+		const held = "the client sends SET … EX 30: PTTL ≈ 30s; a second caller is refused"
+		check := func(id, bugSent string, bugTTL int64, bugTaken bool, fixSent string, fixTTL int64, fixTaken bool, fixText string) {
 			t.Helper()
-			if bugTTL < 0 || bugTTL > 1 || !bugTaken {
-				t.Errorf("%s buggy: PTTL %d, taken by a second caller %v; want ≤ 1 ms and taken", id, bugTTL, bugTaken)
+			if bugSent != "px 1" || bugTTL == -1 || bugTTL > 1 || !bugTaken {
+				t.Errorf("%s buggy: sent %q, PTTL %d, taken by a second caller %v; want px 1, ≤ 1 ms and taken", id, bugSent, bugTTL, bugTaken)
 			}
-			if fixTTL < ttl.Milliseconds()-5000 || fixTTL > ttl.Milliseconds() || fixTaken {
-				t.Errorf("%s fixed: PTTL %d, taken by a second caller %v; want ≈ %d and refused", id, fixTTL, fixTaken, ttl.Milliseconds())
+			if fixSent != "ex 30" || fixTTL < ttl.Milliseconds()-5000 || fixTTL > ttl.Milliseconds() || fixTaken {
+				t.Errorf("%s fixed: sent %q, PTTL %d, taken by a second caller %v; want ex 30, ≈ %d and refused", id, fixSent, fixTTL, fixTaken, ttl.Milliseconds())
 			}
 			record(t, id, be.name, lost, fixText)
 		}
 
 		// 5a: no automatic fix; the message's own rewrite.
-		bt, bk := short("lock:proof5a:buggy", func() (bool, error) { return bugttl.AcquireUntyped(ctx, rdb, "lock:proof5a:buggy", "A") })
-		ft, fk := short("lock:proof5a:fixed", func() (bool, error) { return rdb.SetNX(ctx, "lock:proof5a:fixed", "A", 30*time.Second).Result() })
-		check("5a", bt, bk, ft, fk, "no automatic fix (seconds or milliseconds is the author's call); the rewrite the message names, `30 * time.Second`: "+held)
+		bs, bt, bk := short("lock:proof5a:buggy", func(rdb *redis.Client) (bool, error) {
+			return bugttl.AcquireUntyped(ctx, rdb, "lock:proof5a:buggy", "A")
+		})
+		fs, ft, fk := short("lock:proof5a:fixed", func(rdb *redis.Client) (bool, error) {
+			return rdb.SetNX(ctx, "lock:proof5a:fixed", "A", 30*time.Second).Result()
+		})
+		check("5a", bs, bt, bk, fs, ft, fk, "no automatic fix (seconds or milliseconds is the author's call); the rewrite the message names, `30 * time.Second`: "+held)
 
 		// 5b
-		bt, bk = short("lock:proof5b:buggy", func() (bool, error) { return bugttl.AcquireSeconds(ctx, rdb, "lock:proof5b:buggy", "A", ttl) })
-		ft, fk = short("lock:proof5b:fixed", func() (bool, error) { return fixttl.AcquireSeconds(ctx, rdb, "lock:proof5b:fixed", "A", ttl) })
-		check("5b", bt, bk, ft, fk, held)
+		bs, bt, bk = short("lock:proof5b:buggy", func(rdb *redis.Client) (bool, error) {
+			return bugttl.AcquireSeconds(ctx, rdb, "lock:proof5b:buggy", "A", ttl)
+		})
+		fs, ft, fk = short("lock:proof5b:fixed", func(rdb *redis.Client) (bool, error) {
+			return fixttl.AcquireSeconds(ctx, rdb, "lock:proof5b:fixed", "A", ttl)
+		})
+		check("5b", bs, bt, bk, fs, ft, fk, held)
 
+		rdb := admin
 		// 5c: a script argument.
 		var got [2]int64
 		for i, key := range []string{"lock:proof5c:buggy", "lock:proof5c:fixed"} {
@@ -427,6 +457,20 @@ func TestProofTTLUnit(t *testing.T) {
 			fmt.Sprintf("extending by %s sends %d (nanoseconds) to PEXPIRE: PTTL ≈ %.1f years", approx(extendBy), extendBy.Nanoseconds(), years),
 			fmt.Sprintf("PTTL ≈ %s", approx(extendBy)))
 	})
+}
+
+// setExpiry is the expiry option of a SET command's arguments, lower
+// case: "px 1", "ex 30", or "" for none.
+func setExpiry(args []any) string {
+	for i := 3; i+1 < len(args); i++ {
+		if o, ok := args[i].(string); ok {
+			switch o = strings.ToLower(o); o {
+			case "px", "ex", "pxat", "exat":
+				return fmt.Sprintf("%s %v", o, args[i+1])
+			}
+		}
+	}
+	return ""
 }
 
 // --- 6. acquire result read wrong (LV105; redigo's nil reply) ---
