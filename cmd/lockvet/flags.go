@@ -19,6 +19,7 @@ type options struct {
 	tests   bool
 	dir     string
 	version bool
+	verbose bool
 	config  configFlags
 }
 
@@ -79,6 +80,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, []string, error) {
 	fs.StringVar(&o.dir, "C", "", "run as if lockvet was started in `dir`")
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.BoolVar(&o.verbose, "v", false, "print on stderr how many packages were analyzed, how many failed, and the time taken")
 	o.config.register(fs)
 	fs.Usage = func() {} // the full text only on -h
 	if err := fs.Parse(args); err != nil {

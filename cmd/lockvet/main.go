@@ -31,6 +31,8 @@
 //	-diff               print the changes -fix would make as a unified diff
 //	                    (git apply takes it); change nothing
 //	-explain ID         print what a check finds and how to fix it
+//	-v                  print on stderr how many packages were analyzed,
+//	                    how many failed, and the time taken
 //	-V, -version        print the version
 //
 // Exit status: 0 when there are no findings, 1 when there are, 2 on errors

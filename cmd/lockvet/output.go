@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // printText prints findings as "file:line:col: ID: message", file relative
@@ -81,13 +84,19 @@ func printJSON(w io.Writer, res *result) error {
 			Message:  f.diag.Message,
 		}
 		for _, fix := range f.diag.SuggestedFixes {
+			if !editsOwnFiles(f, fix) {
+				continue
+			}
 			jf := jsonSuggestedFix{Message: fix.Message}
 			for _, e := range fix.TextEdits {
-				start := fset.Position(e.Pos)
+				// Offsets are in the file as it is on disk: a //line
+				// directive changes the reported position, not the file
+				// the bytes are in.
+				start := fset.PositionFor(e.Pos, false)
 				jf.Edits = append(jf.Edits, jsonTextEdit{
 					Filename: start.Filename,
 					Start:    start.Offset,
-					End:      fset.Position(cmp.Or(e.End, e.Pos)).Offset,
+					End:      fset.PositionFor(cmp.Or(e.End, e.Pos), false).Offset,
 					New:      string(e.NewText),
 				})
 			}
@@ -109,4 +118,18 @@ func printJSON(w io.Writer, res *result) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", data)
 	return err
+}
+
+// editsOwnFiles reports whether every edit of fix is in one of the
+// package's own source files. A finding in a file that cgo translated has
+// its syntax, and so its edits, in the go command's cache: such a fix is
+// not offered (as with -fix).
+func editsOwnFiles(f *finding, fix analysis.SuggestedFix) bool {
+	for _, e := range fix.TextEdits {
+		tf := f.pkg.Fset.File(e.Pos)
+		if tf == nil || !slices.Contains(f.pkg.GoFiles, tf.Name()) {
+			return false
+		}
+	}
+	return true
 }

@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
@@ -110,6 +111,7 @@ func (s *session) found(n int) {
 // packages that failed (once: -fix analyzes twice). It returns nil when
 // nothing could be loaded.
 func (s *session) analyze() *result {
+	start := time.Now()
 	res, err := analyze(s.dir, s.patterns, s.o.tests, s.analyzers)
 	if err != nil {
 		s.fail("%v", err)
@@ -120,6 +122,10 @@ func (s *session) analyze() *result {
 			s.printed[e] = true
 			s.fail("%s", e)
 		}
+	}
+	if s.o.verbose {
+		fmt.Fprintf(s.stderr, "lockvet: analyzed %d packages (%d with errors), %d findings, in %.1fs\n",
+			res.packages, res.broken, len(res.findings), time.Since(start).Seconds())
 	}
 	return res
 }
@@ -175,6 +181,8 @@ func (f *finding) rule() string { return cmp.Or(f.diag.Category, f.analyzer.Name
 type result struct {
 	findings []*finding // deduplicated, sorted by position
 	errors   []string   // one line per broken package or failed analysis
+	packages int        // root packages analyzed (test variants count once)
+	broken   int        // root packages that failed to load or type-check
 	// actionErrs are per-package errors for the JSON tree: package ID →
 	// analyzer name → message.
 	actionErrs map[string]map[string]string
@@ -200,6 +208,12 @@ func analyze(dir string, patterns []string, tests bool, analyzers []*analysis.An
 	res := &result{actionErrs: map[string]map[string]string{}}
 	pkgs = selectRoots(pkgs)
 	broken := packageErrors(dir, pkgs, res)
+	res.packages = len(pkgs)
+	for _, p := range pkgs {
+		if _, ok := broken[p]; ok {
+			res.broken++
+		}
+	}
 
 	graph, err := analyzeGraph(analyzers, pkgs)
 	if err != nil {
@@ -339,6 +353,7 @@ func errorText(dir string, e packages.Error) string {
 			break
 		}
 	}
+	msg = moduleHint(dir, msg)
 	pos := e.Pos
 	if pos == "" || pos == "-" {
 		return msg

@@ -1,0 +1,562 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Bad and unusual input: lockvet must say clearly what is wrong, exit 2
+// when something could not be analyzed, never crash, and analyze what it
+// can. Cases covered elsewhere: type errors and a pattern matching
+// nothing (TestExitCodes), generated files and -include-generated, test
+// files and -test=false (TestTestsAndGenerated).
+
+// badModule writes files into a new module example.com/bad that requires
+// go-redis v9 (go.mod and go.sum as in testdata/broken) and returns its
+// directory.
+func badModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	if setupErr != nil {
+		t.Fatal(setupErr)
+	}
+	dir := t.TempDir()
+	gomod, err := os.ReadFile(filepath.Join(brokenDir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gosum, err := os.ReadFile(filepath.Join(brokenDir, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["go.mod"] = strings.Replace(string(gomod), "module example.com/broken", "module example.com/bad", 1)
+	files["go.sum"] = string(gosum)
+	for name, content := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// lockvetEnv runs lockvet in dir with extra environment variables.
+func lockvetEnv(t *testing.T, dir string, env []string, args ...string) runResult {
+	t.Helper()
+	if setupErr != nil {
+		t.Fatal(setupErr)
+	}
+	cmd := exec.Command(lockvetBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(offline(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return runResult{stdout.String(), stderr.String(), code}
+}
+
+// noCrash fails when a run's stderr shows a panic.
+func (r runResult) noCrash(t *testing.T) {
+	t.Helper()
+	for _, s := range []string{"panic:", "goroutine ", "internal error", "fatal error:"} {
+		if strings.Contains(r.stderr, s) {
+			t.Fatalf("lockvet crashed:\n%s", r.stderr)
+		}
+	}
+}
+
+// lockFunc is a SETNX-then-EXPIRE lock (LV101, with a fix) named name;
+// marker is appended to the EXPIRE line.
+func lockFunc(name, marker string) string {
+	return fmt.Sprintf(`
+func %s(ctx context.Context, rdb *redis.Client, key, token string) (bool, error) {
+	ok, err := rdb.SetNX(ctx, key, token, 0).Result()
+	if err != nil || !ok {
+		return ok, err
+	}
+	rdb.Expire(ctx, key, time.Minute)%s
+	return true, nil
+}
+`, name, marker)
+}
+
+const lockImports = `
+import (
+	"context"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+`
+
+// TestNoModule: a directory outside any module is an error that says so.
+func TestNoModule(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte("package x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := lockvetEnv(t, dir, []string{"GOFLAGS=", "GO111MODULE=on"}, "./...")
+	r.wantCode(t, exitError)
+	r.noCrash(t)
+	if !strings.Contains(r.stderr, "no go.mod in "+dir+" or any parent") {
+		t.Errorf("stderr does not say there is no module:\n%s", r.stderr)
+	}
+}
+
+// TestEmptyModule: a module without packages matches nothing.
+func TestEmptyModule(t *testing.T) {
+	dir := badModule(t, map[string]string{"README": "no Go here\n"})
+	r := lockvet(t, dir, "./...")
+	r.wantCode(t, exitError)
+	r.noCrash(t)
+	if strings.TrimSpace(r.stderr) != "lockvet: ./... matched no packages" {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+}
+
+// TestBrokenTestFile: a type error in a test file is reported, and the
+// package's own files are still analyzed.
+func TestBrokenTestFile(t *testing.T) {
+	dir := badModule(t, map[string]string{
+		"p/p.go":      "package p\n" + lockImports + lockFunc("tryLock", " // LV101: reported despite the broken test"),
+		"p/p_test.go": "package p\n\nvar n int = \"one\"\n",
+	})
+	r := lockvet(t, dir, "./...")
+	r.wantCode(t, exitError)
+	r.noCrash(t)
+	if !strings.Contains(r.stderr, "p/p_test.go:3:") {
+		t.Errorf("the test file's error is not named:\n%s", r.stderr)
+	}
+	sameMarkers(t, parseText(t, r.stdout), markers(t, dir, markerSet{}))
+}
+
+// TestLineDirectives: findings are reported where //line directives say
+// (as the compiler and go vet do), while fixes edit the file the bytes
+// are in.
+func TestLineDirectives(t *testing.T) {
+	src := "package tmpl\n" + lockImports + "\n//line lock.tmpl:100\n" + lockFunc("tryLock", "")
+	dir := badModule(t, map[string]string{"tmpl/tmpl.go": src})
+	r := lockvet(t, dir, "./...")
+	r.wantCode(t, exitFindings)
+	r.noCrash(t)
+	if !strings.HasPrefix(r.stdout, "tmpl/lock.tmpl:106:") {
+		t.Errorf("finding not at the //line position:\n%s", r.stdout)
+	}
+
+	r = lockvet(t, dir, "-json", "./...")
+	r.wantCode(t, exitClean)
+	var edits int
+	var tree map[string]map[string][]jsonDiag
+	if err := json.Unmarshal([]byte(r.stdout), &tree); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	for _, byAnalyzer := range tree {
+		for _, diags := range byAnalyzer {
+			for _, d := range diags {
+				for _, f := range d.SuggestedFixes {
+					for _, e := range f.Edits {
+						edits++
+						if e.Filename != filepath.Join(dir, "tmpl", "tmpl.go") {
+							t.Errorf("edit in %s, want tmpl/tmpl.go", e.Filename)
+						}
+						if *e.End > len(src) {
+							t.Errorf("edit offset %d past the end of the file", *e.End)
+						}
+					}
+				}
+			}
+		}
+	}
+	if edits == 0 {
+		t.Fatalf("no fix to check:\n%s", r.stdout)
+	}
+
+	r = lockvet(t, dir, "-diff", "./...")
+	r.wantCode(t, exitFindings)
+	if !strings.Contains(r.stdout, "+++ b/tmpl/tmpl.go") {
+		t.Errorf("-diff does not change tmpl/tmpl.go:\n%s", r.stdout)
+	}
+	r = lockvet(t, dir, "-fix", "./...")
+	r.noCrash(t)
+	fixed, err := os.ReadFile(filepath.Join(dir, "tmpl", "tmpl.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(fixed), "//line lock.tmpl:100") || strings.Contains(string(fixed), "rdb.Expire") {
+		t.Errorf("-fix did not fix tmpl.go in place:\n%s", fixed)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "tmpl", "lock.tmpl")); err == nil {
+		t.Error("-fix wrote the file a //line directive names")
+	}
+	command(t, dir, "go", "vet", "./...").wantCode(t, 0)
+}
+
+// cgoModule has a package with a cgo file and a plain file, each with a
+// lock bug.
+func cgoModule(t *testing.T) string {
+	return badModule(t, map[string]string{
+		"cg/cg.go": `package cg
+
+// static int twice(int x) { return 2 * x; }
+import "C"
+` + lockImports + `
+// Twice calls C.
+func Twice(x int) int { return int(C.twice(C.int(x))) }
+` + lockFunc("tryLockC", " // LV101: in a cgo file"),
+		"cg/plain.go": "package cg\n" + lockImports + lockFunc("tryLock", " // LV101: in a plain file"),
+	})
+}
+
+// TestCgo: lock code in a cgo file is analyzed (the go command translates
+// it, running the C compiler, which is all go list runs) and reported at
+// its place in the user's file; its fix is not offered, since the syntax
+// analyzed is cgo's translation in the build cache.
+func TestCgo(t *testing.T) {
+	cc := strings.Fields(strings.TrimSpace(goEnv(t, "CC")))
+	if len(cc) == 0 {
+		t.Skip("no C compiler configured")
+	}
+	if _, err := exec.LookPath(cc[0]); err != nil {
+		t.Skipf("no C compiler: %v", err)
+	}
+	dir := cgoModule(t)
+	r := lockvetEnv(t, dir, []string{"CGO_ENABLED=1"}, "./...")
+	r.wantCode(t, exitFindings)
+	r.noCrash(t)
+	sameMarkers(t, parseText(t, r.stdout), markers(t, dir, markerSet{}))
+
+	r = lockvetEnv(t, dir, []string{"CGO_ENABLED=1"}, "-json", "./...")
+	r.wantCode(t, exitClean)
+	if strings.Contains(r.stdout, "go-build") {
+		t.Errorf("-json names a file in the build cache:\n%s", r.stdout)
+	}
+
+	before := snapshot(t, dir)
+	r = lockvetEnv(t, dir, []string{"CGO_ENABLED=1"}, "-fix", "./...")
+	r.noCrash(t)
+	after := snapshot(t, dir)
+	if after["/cg/cg.go"] != before["/cg/cg.go"] {
+		t.Errorf("-fix changed the cgo file:\n%s", after["/cg/cg.go"])
+	}
+	if after["/cg/plain.go"] == before["/cg/plain.go"] {
+		t.Error("-fix did not fix the plain file")
+	}
+	// What is left is the cgo file's finding.
+	if got := parseText(t, r.stdout); len(got) != 1 || got[0].file != "cg/cg.go" {
+		t.Errorf("after -fix: %v", got)
+	}
+}
+
+// TestCgoDisabled: with CGO_ENABLED=0 in the environment go list runs no
+// C compiler; cgo files are left out as the build leaves them out, and
+// the rest of the package is analyzed.
+func TestCgoDisabled(t *testing.T) {
+	dir := cgoModule(t)
+	r := lockvetEnv(t, dir, []string{"CGO_ENABLED=0", "CC=/nonexistent/cc"}, "./...")
+	r.wantCode(t, exitFindings)
+	r.noCrash(t)
+	got := parseText(t, r.stdout)
+	if len(got) != 1 || got[0].file != "cg/plain.go" {
+		t.Errorf("want only the plain file's finding, got %v\n%s", got, r.stderr)
+	}
+}
+
+func goEnv(t *testing.T, name string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// TestGenerics: generic functions and generic wrappers around clients
+// (type parameters constrained by redis.Cmdable or UniversalClient).
+func TestGenerics(t *testing.T) {
+	dir := badModule(t, map[string]string{"gen/gen.go": `package gen
+` + lockImports + `
+func tryLock[C redis.Cmdable](ctx context.Context, c C, key, token string) (bool, error) {
+	ok, err := c.SetNX(ctx, key, token, 0).Result()
+	if err != nil || !ok {
+		return ok, err
+	}
+	c.Expire(ctx, key, time.Minute) // LV101: through a type parameter
+	return true, nil
+}
+
+// Locker is generic in its client.
+type Locker[C redis.UniversalClient] struct {
+	c   C
+	key string
+}
+
+func (l *Locker[C]) Lock(ctx context.Context, token string) (bool, error) {
+	ok, err := l.c.SetNX(ctx, l.key, token, 0).Result()
+	if err != nil || !ok {
+		return ok, err
+	}
+	l.c.Expire(ctx, l.key, time.Minute) // LV101: in a generic type's method
+	return true, nil
+}
+
+// WithLock is a generic helper with a correct lock.
+func WithLock[T any](ctx context.Context, rdb *redis.Client, key, token string, f func() (T, error)) (T, error) {
+	var zero T
+	ok, err := rdb.SetNX(ctx, key, token, time.Minute).Result()
+	if err != nil || !ok {
+		return zero, err
+	}
+	return f()
+}
+
+// Map has nothing to do with locks.
+func Map[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, f(x))
+	}
+	return out
+}
+
+var (
+	_ = tryLock[*redis.Client]
+	_ = (&Locker[*redis.ClusterClient]{}).Lock
+	_ = WithLock[int]
+	_ = Map[int, string]
+)
+`})
+	r := lockvet(t, dir, "./...")
+	r.wantCode(t, exitFindings)
+	r.noCrash(t)
+	sameMarkers(t, parseText(t, r.stdout), markers(t, dir, markerSet{}))
+}
+
+// TestBuildTags: files excluded by build constraints are not analyzed;
+// tags set through GOFLAGS select them, as for go build.
+func TestBuildTags(t *testing.T) {
+	dir := badModule(t, map[string]string{
+		"p/p.go":     "package p\n" + lockImports + lockFunc("tryLock", " // LV101: always built"),
+		"p/extra.go": "//go:build lockvet_extra\n\npackage p\n" + lockImports + lockFunc("tryLockExtra", ""),
+		"p/other.go": "//go:build !linux && !darwin && !windows && !freebsd\n\npackage p\n\nvar broken int = \"never type-checked on this OS\"\n",
+	})
+	r := lockvet(t, dir, "./...")
+	r.wantCode(t, exitFindings)
+	r.noCrash(t)
+	sameMarkers(t, parseText(t, r.stdout), markers(t, dir, markerSet{}))
+
+	r = lockvetEnv(t, dir, []string{"GOFLAGS=-mod=readonly -tags=lockvet_extra"}, "./...")
+	r.wantCode(t, exitFindings)
+	if got := parseText(t, r.stdout); len(got) != 2 || got[0].file != "p/extra.go" {
+		t.Errorf("with -tags=lockvet_extra: %v", got)
+	}
+}
+
+// TestTestPackages: lock code in test files, of the package itself and of
+// its external test package, is analyzed, each finding reported once;
+// -test=false leaves both out.
+func TestTestPackages(t *testing.T) {
+	dir := badModule(t, map[string]string{
+		"p/p.go":      "package p\n\n// N is used by the tests.\nconst N = 1\n",
+		"p/p_test.go": "package p\n" + lockImports + lockFunc("tryLockInternal", " // LV101: internal test file"),
+		"p/x_test.go": "package p_test\n" + strings.Replace(lockImports, "\"time\"\n", "\"time\"\n\n\t\"example.com/bad/p\"\n", 1) +
+			"\nvar _ = p.N\n" + lockFunc("tryLockExternal", " // LV101: external test package"),
+	})
+	r := lockvet(t, dir, "./...")
+	r.wantCode(t, exitFindings)
+	r.noCrash(t)
+	sameMarkers(t, parseText(t, r.stdout), markers(t, dir, markerSet{}))
+
+	r = lockvet(t, dir, "-test=false", "./...")
+	r.wantCode(t, exitClean)
+	if r.stdout != "" || r.stderr != "" {
+		t.Errorf("-test=false printed:\n%s%s", r.stdout, r.stderr)
+	}
+}
+
+// TestSafety: lockvet writes nothing without -fix (no file in the module
+// changes, none is created), runs with the network unreachable (in a new
+// network namespace where the machine allows one) and runs none of the
+// analyzed code (an init that would create a file does not run).
+func TestSafety(t *testing.T) {
+	dir := badModule(t, map[string]string{
+		"p/p.go": "package p\n" + lockImports + lockFunc("tryLock", "") + `
+func init() {
+	os.WriteFile("RAN", nil, 0o644)
+}
+`,
+		"p/p_test.go": "package p\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) {\n\tos.WriteFile(\"RAN\", nil, 0o644)\n\tos.Exit(m.Run())\n}\n",
+	})
+	src := filepath.Join(dir, "p", "p.go")
+	data, _ := os.ReadFile(src)
+	os.WriteFile(src, []byte(strings.Replace(string(data), "import (\n", "import (\n\t\"os\"\n", 1)), 0o644)
+
+	before := snapshot(t, dir)
+	var prefix []string
+	if exec.Command("unshare", "-n", "true").Run() == nil {
+		prefix = []string{"unshare", "-n"}
+	} else {
+		t.Log("no network namespace here: running with GOPROXY=off only")
+	}
+	for _, args := range [][]string{{"./..."}, {"-json", "./..."}, {"-diff", "./..."}} {
+		argv := append(append(append([]string{}, prefix...), lockvetBin), args...)
+		r := command(t, dir, argv[0], argv[1:]...)
+		r.noCrash(t)
+		if r.code != exitFindings && !(args[0] == "-json" && r.code == exitClean) {
+			t.Fatalf("%v: exit %d\n%s", argv, r.code, r.stderr)
+		}
+	}
+	after := snapshot(t, dir)
+	for name := range after {
+		if before[name] != after[name] {
+			t.Errorf("%s changed or appeared", name)
+		}
+	}
+	if len(after) != len(before) {
+		t.Errorf("files before %d, after %d", len(before), len(after))
+	}
+}
+
+// TestLongFunction: a function of more than 5,000 statements with lock
+// code at both ends is analyzed in work linear in its size. The work is
+// counted, not timed: lockvet is built with coverage counters on its own
+// packages and the statements executed are summed, for the function at
+// 1x and at 4x its size.
+func TestLongFunction(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lockvet with coverage counters")
+	}
+	const blocks = 1300 // four statements each
+	gen := func(n int) string {
+		var b strings.Builder
+		b.WriteString("package long\n" + lockImports + `
+func long(ctx context.Context, rdb *redis.Client, key, token string) (int, error) {
+	ok, err := rdb.SetNX(ctx, key, token, 0).Result()
+	if err != nil || !ok {
+		return 0, err
+	}
+	n := 0
+	var s []string
+`)
+		for i := range n {
+			fmt.Fprintf(&b, "\tv%d := len(token) + %d\n\tif v%d > 10 {\n\t\tn += v%d\n\t}\n\ts = append(s, token)\n", i, i, i, i)
+		}
+		b.WriteString(`	rdb.Expire(ctx, key, time.Minute) // LV101: at the end of a long function
+	return n + len(s), nil
+}
+`)
+		return b.String()
+	}
+	ratio := workRatio(t, gen(blocks), gen(4*blocks))
+	if ratio > 6 {
+		t.Errorf("4x the statements cost %.1fx the work: superlinear", ratio)
+	}
+}
+
+// TestLongLockFunction: the same with lock code all through the function
+// (a lock, a renewal and a check-then-delete per block). The checks that
+// pair operations are quadratic in the operations of one function today
+// (see docs/sweep.md, "Long functions"), so this runs only with
+// LOCKVET_SCALING=1.
+func TestLongLockFunction(t *testing.T) {
+	if os.Getenv("LOCKVET_SCALING") != "1" {
+		t.Skip("known quadratic: set LOCKVET_SCALING=1 to run")
+	}
+	gen := func(n int) string {
+		var b strings.Builder
+		b.WriteString("package long\n" + lockImports + "\nfunc long(ctx context.Context, rdb *redis.Client, token string) error {\n")
+		for i := range n {
+			k := strconv.Quote(fmt.Sprintf("lock:%d", i))
+			fmt.Fprintf(&b, "\tok%d, err%d := rdb.SetNX(ctx, %s, token, 0).Result()\n\tif err%d != nil {\n\t\treturn err%d\n\t}\n", i, i, k, i, i)
+			fmt.Fprintf(&b, "\tif ok%d {\n\t\trdb.Expire(ctx, %s, time.Minute)\n\t}\n", i, k)
+			fmt.Fprintf(&b, "\tif rdb.Get(ctx, %s).Val() == token {\n\t\trdb.Del(ctx, %s)\n\t}\n", k, k)
+		}
+		b.WriteString("\treturn nil\n}\n")
+		return b.String()
+	}
+	ratio := workRatio(t, gen(100), gen(400))
+	if ratio > 6 {
+		t.Errorf("4x the lock code cost %.1fx the work: superlinear", ratio)
+	}
+}
+
+// workRatio analyzes the package source small, then big, with a lockvet
+// built with coverage counters, and returns the ratio of the statements
+// lockvet's own code executed.
+func workRatio(t *testing.T, small, big string) float64 {
+	t.Helper()
+	bin := coverBinary(t)
+	var work [2]int64
+	for i, src := range []string{small, big} {
+		dir := badModule(t, map[string]string{"long/long.go": src})
+		cov := t.TempDir()
+		cmd := exec.Command(bin, "-v", "./...")
+		cmd.Dir = dir
+		cmd.Env = append(offline(), "GOCOVERDIR="+cov)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		if ee := (*exec.ExitError)(nil); err != nil && (!errors.As(err, &ee) || ee.ExitCode() != exitFindings) {
+			t.Fatalf("lockvet: %v\n%s", err, stderr.String())
+		}
+		work[i] = coveredWork(t, cov)
+		t.Logf("%d lines: %d statements executed; %s", strings.Count(src, "\n"), work[i], strings.TrimSpace(stderr.String()))
+	}
+	return float64(work[1]) / float64(work[0])
+}
+
+// coverBinary builds lockvet with counters in its own packages.
+func coverBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(filepath.Dir(lockvetBin), "lockvet-cover")
+	if _, err := os.Stat(bin); err == nil {
+		return bin
+	}
+	out, err := exec.Command("go", "build", "-cover", "-covermode=count", "-coverpkg=github.com/lockvet/lockvet/...", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -cover: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// coveredWork sums statements × executions over the counters in dir.
+func coveredWork(t *testing.T, dir string) int64 {
+	t.Helper()
+	txt := filepath.Join(dir, "cover.txt")
+	if out, err := exec.Command("go", "tool", "covdata", "textfmt", "-i", dir, "-o", txt).CombinedOutput(); err != nil {
+		t.Fatalf("go tool covdata: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(txt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum int64
+	for line := range strings.Lines(string(data)) {
+		f := strings.Fields(line)
+		if len(f) != 3 || strings.HasPrefix(line, "mode:") {
+			continue
+		}
+		stmts, _ := strconv.ParseInt(f[1], 10, 64)
+		count, _ := strconv.ParseInt(f[2], 10, 64)
+		sum += stmts * count
+	}
+	if sum == 0 {
+		t.Fatal("no coverage counted")
+	}
+	return sum
+}
