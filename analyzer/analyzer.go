@@ -79,6 +79,22 @@ type Config struct {
 	RedisVersion string
 	// IncludeGenerated also reports findings in generated files.
 	IncludeGenerated bool
+	// AcquireFuncs, ExpireFuncs, ReleaseFuncs and SafeReleaseFuncs declare
+	// in-house functions that take a lock (SET NX), set its TTL (EXPIRE),
+	// delete it (DEL) and delete it only while it holds a token
+	// (compare-and-delete). Their calls take part in every check like the
+	// client calls they stand for; undeclared functions are never taken
+	// for wrappers. Each string declares one function, or several
+	// separated by ';', as FUNC[:OPTION,...]: FUNC is pkg/path.Func or
+	// (*pkg/path.Type).Method, and the options name the parameters (by
+	// 0-based position, the receiver not counted, or by name) that carry
+	// key=, value= and ttl= (ttl=none: the acquire sets no TTL), and
+	// unit=duration|seconds|millis for an integer TTL. Example:
+	// "(*example.com/cache.Store).TryLock:key=1,value=2,ttl=3".
+	AcquireFuncs     []string
+	ExpireFuncs      []string
+	ReleaseFuncs     []string
+	SafeReleaseFuncs []string
 }
 
 // Analyzers returns fresh analyzers for the checks cfg enables (all when
@@ -89,6 +105,23 @@ func Analyzers(cfg *Config) ([]*analysis.Analyzer, error) {
 		cfg = &Config{}
 	}
 	lc := &lvconfig.Config{RedisVersion: cfg.RedisVersion, IncludeGenerated: cfg.IncludeGenerated}
+	for _, d := range []struct {
+		kind  lvconfig.WrapperKind
+		specs []string
+	}{
+		{lvconfig.AcquireFunc, cfg.AcquireFuncs},
+		{lvconfig.ExpireFunc, cfg.ExpireFuncs},
+		{lvconfig.ReleaseFunc, cfg.ReleaseFuncs},
+		{lvconfig.SafeReleaseFunc, cfg.SafeReleaseFuncs},
+	} {
+		for _, spec := range d.specs {
+			ws, err := lvconfig.ParseWrappers(d.kind, spec)
+			if err != nil {
+				return nil, err
+			}
+			lc.Wrappers = append(lc.Wrappers, ws...)
+		}
+	}
 	if err := lc.Validate(); err != nil {
 		return nil, err
 	}

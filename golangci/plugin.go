@@ -14,6 +14,8 @@
 //	        settings:
 //	          disable: [LV104]
 //	          redis-version: "7.2"
+//	          acquire-funcs:
+//	            - "(*example.com/cache.Store).TryLock:key=1,value=2,ttl=3"
 //
 // The settings are those of the lockvet command's flags; see [Settings].
 // Each plugin instance builds its own analyzers with [analyzer.Analyzers]:
@@ -64,6 +66,18 @@ type Settings struct {
 	// golangci-lint drops issues in generated files itself unless
 	// linters.exclusions.generated is "disable".
 	IncludeGenerated bool `json:"include-generated,omitempty"`
+	// AcquireFuncs, ExpireFuncs, ReleaseFuncs and SafeReleaseFuncs declare
+	// in-house functions that take a lock (SET NX), set its TTL (EXPIRE),
+	// delete it (DEL) and delete it only while it holds a token
+	// (compare-and-delete), one per item, as
+	// "FUNC[:key=P,value=P,ttl=P|none,unit=duration|seconds|millis]":
+	// FUNC is pkg/path.Func or (*pkg/path.Type).Method, P a parameter's
+	// 0-based position (receiver not counted) or name. Their calls take
+	// part in every check like the client calls they stand for.
+	AcquireFuncs     []string `json:"acquire-funcs,omitempty"`
+	ExpireFuncs      []string `json:"expire-funcs,omitempty"`
+	ReleaseFuncs     []string `json:"release-funcs,omitempty"`
+	SafeReleaseFuncs []string `json:"safe-release-funcs,omitempty"`
 }
 
 // New is the plugin constructor golangci-lint calls with the raw settings
@@ -112,6 +126,10 @@ func (s Settings) config() *analyzer.Config {
 		Disable:          slices.Clone(s.Disable),
 		RedisVersion:     s.RedisVersion,
 		IncludeGenerated: s.IncludeGenerated,
+		AcquireFuncs:     slices.Clone(s.AcquireFuncs),
+		ExpireFuncs:      slices.Clone(s.ExpireFuncs),
+		ReleaseFuncs:     slices.Clone(s.ReleaseFuncs),
+		SafeReleaseFuncs: slices.Clone(s.SafeReleaseFuncs),
 	}
 }
 

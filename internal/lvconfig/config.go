@@ -21,17 +21,24 @@ type Config struct {
 	// IncludeGenerated reports findings in generated files
 	// ("// Code generated ... DO NOT EDIT."), which are skipped by default.
 	IncludeGenerated bool
+
+	// Wrappers are the in-house functions declared to perform lock
+	// operations (see ParseWrappers). Their calls take part in every
+	// check as the client calls they stand for.
+	Wrappers []Wrapper
 }
 
 // Validate reports a configuration error in words a user can act on.
 func (c *Config) Validate() error {
-	if c == nil || c.RedisVersion == "" {
+	if c == nil {
 		return nil
 	}
-	if _, _, err := parseVersion(c.RedisVersion); err != nil {
-		return err
+	if c.RedisVersion != "" {
+		if _, _, err := parseVersion(c.RedisVersion); err != nil {
+			return err
+		}
 	}
-	return nil
+	return c.validateWrappers()
 }
 
 // RedisAtLeast reports whether the configured server version is known to be

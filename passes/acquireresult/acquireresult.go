@@ -8,7 +8,8 @@
 // function and reports code that goes on as if it held the lock when it
 // does not:
 //
-//   - the reply is discarded;
+//   - the reply is discarded (for an acquire whose error alone tells
+//     whether it took the lock, as with lock libraries: the error);
 //   - only the error is read where busy is reported in the value (a SetNX
 //     that returned false, nil is taken for acquired);
 //   - only the busy error is handled where busy is reported as an error (a
@@ -19,7 +20,9 @@
 //     ran without the lock).
 //
 // Each finding needs evidence that the key is a lock: the package releases
-// it (lockid), or the code names it one (lockid.Named).
+// it (lockid), the code names it one (lockid.Named), or the call takes a
+// lock by definition (redisops' Outcome.IsLock: a lock library's acquire,
+// a declared acquire wrapper).
 package acquireresult
 
 import (
@@ -52,7 +55,9 @@ reports a held key from SetNX as false with a nil error, and from SetArgs with
 Mode "NX" as the redis.Nil error. Code that checks only SetNX's error, ignores
 the reply, handles only redis.Nil, or returns "acquired" when the command
 failed runs the critical section without the lock: two processes do the work
-at once, and during a Redis outage every caller does.`,
+at once, and during a Redis outage every caller does. Lock libraries report
+both busy and failed as the error of their acquire; code that drops it has
+the same bug.`,
 	Fix: `Read both the value and the error and tell the three outcomes apart: an
 error that is not the busy reply is a failure (return it, fail closed); a
 false value or redis.Nil is busy (return "not acquired"). The suggested fix
@@ -113,21 +118,27 @@ func (c *checker) run() {
 
 func (c *checker) check(a *redisops.Op, out redisops.Outcome) {
 	switch {
+	case out.Read == redisops.ReadNone && out.Busy == redisops.ErrOnly:
+		if rel, ok := c.lock(a, out); ok {
+			c.report(a, out, rel, nil, fmt.Sprintf("the error of %s is discarded: it is the only sign that the lock was not taken, so when another process holds it or the acquire fails "+
+				"the code goes on without the lock; stop when the error is not nil", a.Method))
+		}
+		return
 	case out.Read == redisops.ReadNone:
-		if rel, ok := c.lock(a); ok {
+		if rel, ok := c.lock(a, out); ok {
 			c.report(a, out, rel, nil, fmt.Sprintf("the reply of %s is discarded: the code goes on as if it held the lock even when another process holds it or the command failed; "+
 				"read whether the key was set and stop when it was not", a.Method))
 		}
 		return
 	case out.Busy == redisops.BusyFalse && out.Read == redisops.ReadErr:
-		if rel, ok := c.lock(a); ok {
+		if rel, ok := c.lock(a, out); ok {
 			c.report(a, out, rel, c.checkBoolFix(a, out), fmt.Sprintf("only the error of %s is checked: a lock held by another process comes back as false with a nil error, "+
 				"so this code runs as if it had acquired it; check the bool as well and stop when it is false", a.Method))
 		}
 		return
 	case out.Busy == redisops.BusyErr && out.Read == redisops.ReadErr:
 		if sentinel, ok := c.onlyBusy(a, out); ok {
-			if rel, ok := c.lock(a); ok {
+			if rel, ok := c.lock(a, out); ok {
 				c.report(a, out, rel, c.failFix(a, out), fmt.Sprintf("only the busy reply of %s (%s) is handled: any other error, such as a timeout or a lost connection, "+
 					"falls through as acquired and the work runs without the lock; return the error after the busy check", a.Method, fixes.Text(c.pass.Fset, sentinel)))
 			}
@@ -139,8 +150,9 @@ func (c *checker) check(a *redisops.Op, out redisops.Outcome) {
 
 // lock finds the evidence that a takes a lock: a release of its key (a DEL
 // of a same-shape key in another function only when named like a lock),
-// or lock-like names. rel is the release, if any.
-func (c *checker) lock(a *redisops.Op) (*lockid.Release, bool) {
+// lock-like names, or an acquire that takes a lock by definition
+// (out.IsLock). rel is the release, if any.
+func (c *checker) lock(a *redisops.Op, out redisops.Outcome) (*lockid.Release, bool) {
 	if c.locks == nil {
 		c.locks = lockid.New(c.pass, c.res)
 	}
@@ -167,7 +179,7 @@ func (c *checker) lock(a *redisops.Op) (*lockid.Release, bool) {
 			best, br = &r, n
 		}
 	}
-	return best, br > 0 || named
+	return best, br > 0 || named || out.IsLock
 }
 
 // inTest reports whether op is in a _test.go file: tests seed lock keys
@@ -346,7 +358,7 @@ func (c *checker) flow(a *redisops.Op, out redisops.Outcome) {
 	if pick == nil {
 		return
 	}
-	rel, ok := c.lock(a)
+	rel, ok := c.lock(a, out)
 	if !ok {
 		return
 	}

@@ -427,8 +427,9 @@ func (f *flow) atom(e ast.Expr, o outcomes, dead int) tri {
 			if f.a.IsBusyErr(f.info, x.Args[1]) {
 				return f.errIsBusy(o)
 			}
-			// errors.Is(err, other): false unless the acquire failed.
-			if o == failed {
+			// errors.Is(err, other): false unless the acquire failed, or
+			// was busy where busy is an error of its own kind.
+			if o == failed || o == busy && f.out.Busy == redisops.ErrOnly {
 				return unknown
 			}
 			return no

@@ -159,6 +159,14 @@ func suggest(pass *analysis.Pass, cfg *lvconfig.Config, d *redisops.Op, c *guard
 	if d.Call.Pos() < stmt.Pos() || d.Call.End() > stmt.End() {
 		return nil
 	}
+	// Unwrapping `if … { return … }` would make what follows the if
+	// unreachable (go vet reports it); only the last statement may.
+	switch stmt.(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		if !lastInBlock(d.Func.Body, ifs) {
+			return nil
+		}
+	}
 	// Nothing declared outside may lose its last use with the condition.
 	if fixes.Orphans(pass.TypesInfo, d.Func.Body, ifs.Cond.Pos(), ifs.Cond.End(), c.Token) {
 		return nil
@@ -176,6 +184,28 @@ func suggest(pass *analysis.Pass, cfg *lvconfig.Config, d *redisops.Op, c *guard
 		out = append(out, analysis.SuggestedFix{Message: m, TextEdits: slices.Concat(unwrap, rel.Edits)})
 	}
 	return out
+}
+
+// lastInBlock reports whether s is the last statement of the statement list
+// that holds it in body.
+func lastInBlock(body *ast.BlockStmt, s ast.Stmt) bool {
+	last := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		var list []ast.Stmt
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			list = n.List
+		case *ast.CaseClause:
+			list = n.Body
+		case *ast.CommClause:
+			list = n.Body
+		}
+		if len(list) > 0 && list[len(list)-1] == s {
+			last = true
+		}
+		return !last
+	})
+	return last
 }
 
 // unwrapIf returns the edits that remove `if cond {` before stmt and `}`

@@ -69,7 +69,7 @@ var goRedisEval = map[string]bool{"Eval": true, "EvalSha": true, "EvalRO": true,
 var goRedisScriptRun = map[string]bool{"Run": true, "RunRO": true, "Eval": true, "EvalSha": true, "EvalRO": true, "EvalShaRO": true}
 
 func goRedisNames() []string {
-	ns := []string{"SetArgs", "DelExArgs", "TxPipelined", "Pipelined", "TxPipeline", "Pipeline", "Watch", "Run", "RunRO", "Exec", "ExecContext", "Discard", "Close"}
+	ns := []string{"SetArgs", "DelExArgs", "TxPipelined", "Pipelined", "TxPipeline", "Pipeline", "Watch", "Run", "RunRO", "Exec", "ExecContext", "Discard", "Close", "Incr"}
 	for n := range goRedisCmds {
 		ns = append(ns, n)
 	}
@@ -163,6 +163,9 @@ func (g goRedis) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op
 		return g.setArgs(info, op, args)
 	}
 
+	if name == "Incr" {
+		return g.incr(pass, op, call, args) // goredis_incr.go
+	}
 	c, ok := goRedisCmds[name]
 	if !ok {
 		return nil

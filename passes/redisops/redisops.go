@@ -247,9 +247,10 @@ func register(a adapter, callNames []string) {
 	}
 }
 
-func run(pass *analysis.Pass, _ *lvconfig.Config) (any, error) {
+func run(pass *analysis.Pass, cfg *lvconfig.Config) (any, error) {
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	res := &Result{byPos: map[*ast.CallExpr]*Op{}, Files: map[*ast.File]bool{}, Inspector: in}
+	decl := newDeclared(cfg) // the configuration's wrappers (wrappers.go)
 
 	// Scopes opened by closures (FuncLit → scope) and by pipeline values
 	// (variable → scope).
@@ -261,9 +262,27 @@ func run(pass *analysis.Pass, _ *lvconfig.Config) (any, error) {
 
 	for cur := range in.Root().Preorder((*ast.CallExpr)(nil)) {
 		call := cur.Node().(*ast.CallExpr)
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok || !names[sel.Sel.Name] {
-			// Also accept generic instantiations x.M[T](…).
+		// x.M(…) and, for declared wrappers, F(…); also generic
+		// instantiations x.M[T](…), F[T](…). recv is x, or nil.
+		var name string
+		var recv ast.Expr
+		fun := ast.Unparen(call.Fun)
+		switch f := fun.(type) {
+		case *ast.IndexExpr:
+			fun = ast.Unparen(f.X)
+		case *ast.IndexListExpr:
+			fun = ast.Unparen(f.X)
+		}
+		switch f := fun.(type) {
+		case *ast.SelectorExpr:
+			name, recv = f.Sel.Name, f.X
+		case *ast.Ident:
+			if !decl.has(f.Name) {
+				continue
+			}
+			name = f.Name
+		}
+		if !names[name] && !decl.has(name) {
 			continue
 		}
 		fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
@@ -271,10 +290,15 @@ func run(pass *analysis.Pass, _ *lvconfig.Config) (any, error) {
 			continue
 		}
 		var ad adapter
+		if decl.lookup(fn) != nil {
+			ad = decl
+		}
 		for _, a := range adapters {
+			if ad != nil {
+				break
+			}
 			if a.family(fn) != "" {
 				ad = a
-				break
 			}
 		}
 		if ad == nil {
@@ -282,8 +306,8 @@ func run(pass *analysis.Pass, _ *lvconfig.Config) (any, error) {
 		}
 
 		if kind, watch, fnArg, ok := ad.scopeOpener(fn); ok {
-			outer := scopeOf(pass.TypesInfo, cur, sel.X, closureScopes, valueScopes)
-			sc := Scope{Kind: kind, Node: call, Client: sel.X, InWatch: watch || outer.InWatch}
+			outer := scopeOf(pass.TypesInfo, cur, recv, closureScopes, valueScopes)
+			sc := Scope{Kind: kind, Node: call, Client: recv, InWatch: watch || outer.InWatch}
 			if watch {
 				sc.Kind, sc.Node, sc.Client = Direct, nil, nil
 			}
@@ -305,7 +329,7 @@ func run(pass *analysis.Pass, _ *lvconfig.Config) (any, error) {
 			continue
 		}
 		if fl, ok := ad.(flusher); ok && fl.flushes(fn) {
-			if sc := scopeOf(pass.TypesInfo, cur, sel.X, closureScopes, valueScopes); sc.Node != nil {
+			if sc := scopeOf(pass.TypesInfo, cur, recv, closureScopes, valueScopes); sc.Node != nil {
 				res.Flushes = append(res.Flushes, &Flush{Call: call, Cursor: cur, Scope: sc})
 			}
 			continue
@@ -316,9 +340,9 @@ func run(pass *analysis.Pass, _ *lvconfig.Config) (any, error) {
 			continue
 		}
 		op.Cursor = cur
-		op.Recv = sel.X
+		op.Recv = recv
 		op.adapter = ad
-		op.Scope = scopeOf(pass.TypesInfo, cur, sel.X, closureScopes, valueScopes)
+		op.Scope = scopeOf(pass.TypesInfo, cur, recv, closureScopes, valueScopes)
 
 		if encl := innermost(cur, (*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)); encl != nil {
 			if funcs == nil {
@@ -346,6 +370,9 @@ func run(pass *analysis.Pass, _ *lvconfig.Config) (any, error) {
 		res.byPos[call] = op
 	}
 	resolveScripts(pass, in, res)
+	if decl != nil && decl.err != nil {
+		return nil, decl.err
+	}
 	return res, nil
 }
 

@@ -30,6 +30,11 @@ const (
 	// (see IsBusyErr); the reply value is a status string, "OK" when the
 	// key was set and "" otherwise (held or failed).
 	BusyErr
+	// ErrOnly: the acquire returns an error that is nil exactly when it
+	// took the lock; busy and failed are both a non-nil error, which the
+	// code cannot tell apart by comparing it. Other results (a lock
+	// handle, a context) are not part of the outcome: Value is nil.
+	ErrOnly
 )
 
 // ReadKind is how an acquire's reply is consumed where the call is made.
@@ -71,6 +76,10 @@ type Outcome struct {
 	Stmt ast.Node
 	// ExprCursor is the cursor at Expr.
 	ExprCursor inspector.Cursor
+	// IsLock is set when the call takes a lock by definition (a lock
+	// library's acquire, a function declared as an acquire): checks need
+	// no other evidence that it is a lock.
+	IsLock bool
 }
 
 // outcomer is implemented by adapters that know how their acquires report

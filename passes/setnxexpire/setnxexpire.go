@@ -97,6 +97,10 @@ func reportPair(pass *analysis.Pass, r *report.Reporter, f *redisops.Func, a, e 
 	if a.Kind == redisops.GetSet {
 		msg = fmt.Sprintf("%s after %s: %s clears the TTL of %s, and a crash before %s leaves the lock with no TTL, held forever; take over with one SET that carries the TTL",
 			e.Method, a.Method, a.Method, key, e.Method)
+	} else if a.TTLUnit == redisops.NoUnit {
+		// The acquire has no TTL parameter (SETNX, INCR, a wrapper).
+		msg = fmt.Sprintf("%s after %s acquired %s without a TTL: a crash between the two round trips leaves the lock with no TTL, held forever; take the lock with one command that sets the TTL too (SET key token NX PX ttl)",
+			e.Method, a.Method, key)
 	} else {
 		msg = fmt.Sprintf("%s after %s acquired %s without a TTL: a crash between the two round trips leaves the lock with no TTL, held forever; pass the TTL to %s",
 			e.Method, a.Method, key, a.Method)

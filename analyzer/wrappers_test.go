@@ -1,0 +1,186 @@
+package analyzer_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/lockvet/lockvet/analyzer"
+)
+
+// The wrappers testdata (passes/testdata/wrappers) is an in-house Store
+// around go-redis and its callers, one package per check. These tests
+// declare the Store's methods (and two same-package functions) through
+// analyzer.Config, as the CLI flags and golangci settings do, and check
+// that every check reports through them, without fixes; and that with no
+// declaration nothing is reported.
+
+const storeType = "lockvet.test/wrappers/store.Store"
+
+var wrapperConfig = analyzer.Config{
+	AcquireFuncs: []string{
+		"(*" + storeType + ").TryLock:key=key,value=token,ttl=ttl",
+		"(*" + storeType + ").Acquire:key=1,value=2,ttl=3",
+		"lockvet.test/wrappers/setnxexpire.grab:key=2,value=3,ttl=none; lockvet.test/wrappers/noexpire.grab:key=key,value=token,ttl=none",
+	},
+	ExpireFuncs:      []string{"(*" + storeType + ").Touch:key=1,ttl=seconds,unit=seconds"},
+	ReleaseFuncs:     []string{"(*" + storeType + ").Unlock:key=1"},
+	SafeReleaseFuncs: []string{"(" + storeType + ").Release:key=key,value=token"}, // the value-receiver form matches too
+}
+
+var (
+	dlOnce sync.Once
+	dlErr  error
+	dlOut  []byte
+)
+
+// testData is passes/testdata with its modules downloaded.
+func testData(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "passes", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dlOnce.Do(func() {
+		cmd := exec.Command("go", "mod", "download")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+		dlOut, dlErr = cmd.CombinedOutput()
+	})
+	if dlErr != nil {
+		t.Fatalf("go mod download in %s: %v\n%s", dir, dlErr, dlOut)
+	}
+	return dir
+}
+
+func TestDeclaredWrappers(t *testing.T) {
+	t.Parallel()
+	dir := testData(t)
+	for _, check := range []string{"setnxexpire", "ttlunit", "noexpire", "acquireresult", "unsafeunlock", "unsaferenew", "constvalue"} {
+		t.Run(check, func(t *testing.T) {
+			t.Parallel()
+			cfg := wrapperConfig
+			cfg.Checks = []string{check}
+			as, err := analyzer.Analyzers(&cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(as) != 1 {
+				t.Fatalf("got %d analyzers for %s", len(as), check)
+			}
+			n := 0
+			for _, r := range analysistest.Run(t, dir, as[0], "./wrappers/"+check+"/...") {
+				for _, d := range r.Diagnostics {
+					n++
+					if len(d.SuggestedFixes) > 0 {
+						t.Errorf("%s: a finding through a declared wrapper offers a fix: %s", r.Pass.Fset.Position(d.Pos), d.Message)
+					}
+				}
+			}
+			if n == 0 {
+				t.Errorf("%s reported nothing through the wrappers", check)
+			}
+		})
+	}
+}
+
+// load loads patterns of the testdata module.
+func load(t *testing.T, patterns ...string) []*packages.Package {
+	t.Helper()
+	cfg := &packages.Config{
+		Mode: packages.LoadAllSyntax | packages.NeedModule,
+		Dir:  testData(t),
+		Env:  append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod"),
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if packages.PrintErrors(pkgs) > 0 {
+		t.Fatal("testdata does not type-check")
+	}
+	return pkgs
+}
+
+// TestUndeclaredWrappersSilent: the same code with no declaration reports
+// nothing; wrappers are never guessed from names.
+func TestUndeclaredWrappersSilent(t *testing.T) {
+	t.Parallel()
+	as, err := analyzer.Analyzers(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := checker.Analyze(as, load(t, "./wrappers/..."), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, act := range g.Roots {
+		if act.Err != nil {
+			t.Errorf("%s: %v", act, act.Err)
+		}
+		for _, d := range act.Diagnostics {
+			t.Errorf("%s: reported with no wrapper declared: %s", act.Package.Fset.Position(d.Pos), d.Message)
+		}
+	}
+}
+
+// TestWrapperDeclarationErrors: a malformed declaration is refused by
+// Analyzers; one that does not fit the declared function fails the
+// analysis of the packages that call it, with a message that says why.
+func TestWrapperDeclarationErrors(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		cfg  analyzer.Config
+		want string
+	}{
+		{analyzer.Config{AcquireFuncs: []string{"(Store).TryLock"}}, `acquire-funcs "(Store).TryLock": want a function as pkg/path.Func or a method as (*pkg/path.Type).Method`},
+		{analyzer.Config{ReleaseFuncs: []string{"example.com/x.Unlock"}}, `release-funcs "example.com/x.Unlock": option key is required`},
+		{analyzer.Config{ExpireFuncs: []string{"example.com/x.Touch:key=0,ttl=none"}}, `ttl=none is for acquire-funcs only`},
+		{analyzer.Config{AcquireFuncs: []string{"example.com/x.Lock:key=0,token=1"}}, `unknown option "token" (acquire-funcs take key, value, ttl, unit)`},
+		{analyzer.Config{AcquireFuncs: []string{"example.com/x.Lock:key=0", "(*example.com/x.T).M:key=0;example.com/x.Lock:key=1"}}, `example.com/x.Lock is declared twice`},
+	} {
+		if _, err := analyzer.Analyzers(&tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: error %v, want one containing %q", tc.cfg, err, tc.want)
+		}
+	}
+
+	pkgs := load(t, "./wrappers/setnxexpire")
+	for _, tc := range []struct {
+		cfg  analyzer.Config
+		want string
+	}{
+		{analyzer.Config{AcquireFuncs: []string{"(*" + storeType + ").TryLock:key=name"}},
+			`has no parameter name (its parameters: ctx, key, token, ttl)`},
+		{analyzer.Config{ExpireFuncs: []string{"(*" + storeType + ").Touch:key=1,ttl=2"}},
+			`the parameter seconds is a int; say what it counts with unit=seconds or unit=millis`},
+		{analyzer.Config{ExpireFuncs: []string{"(*" + storeType + ").Touch:key=4"}},
+			`key=4: (*lockvet.test/wrappers/store.Store).Touch has 3 parameters`},
+	} {
+		cfg := tc.cfg
+		cfg.Checks = []string{"setnxexpire"}
+		as, err := analyzer.Analyzers(&cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := checker.Analyze(as, pkgs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errs []string
+		for act := range g.All() {
+			if act.Err != nil {
+				errs = append(errs, act.Err.Error())
+			}
+		}
+		if !strings.Contains(strings.Join(errs, "\n"), tc.want) {
+			t.Errorf("%+v: analysis errors %q, want one containing %q", tc.cfg, errs, tc.want)
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package redisops
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// lockLibs knows the acquire calls of Redis lock libraries: redsync's
+// Mutex.Lock, LockContext, TryLock and TryLockContext, bsm/redislock's
+// Obtain (the Client method and the package function), and rueidislock's
+// Locker.WithContext and TryWithContext. The libraries are correct inside
+// and their internals are never looked at; what can go wrong is the
+// caller's: each acquire returns an error that is nil exactly when the
+// lock was taken (ErrOnly), and code that drops it runs its critical
+// section without the lock.
+//
+// The ops are acquires with an outcome and nothing else: redsync's and
+// rueidislock's calls name no Redis key (the mutex or the locker holds the
+// key, and rueidislock derives several from the name), so no key-based
+// check sees them; redislock's Obtain has its key and TTL, so a bare DEL
+// or EXPIRE of a redislock key elsewhere is checked as usual.
+type lockLibs struct{}
+
+func init() {
+	register(lockLibs{}, []string{"Lock", "LockContext", "TryLock", "TryLockContext", "Obtain", "WithContext", "TryWithContext"})
+}
+
+var lockLibPaths = map[string]string{
+	"github.com/go-redsync/redsync/v4":     "redsync/v4",
+	"github.com/bsm/redislock":             "redislock",
+	"github.com/redis/rueidis/rueidislock": "rueidislock",
+}
+
+func (lockLibs) family(fn *types.Func) string { return lockLibPaths[fn.Pkg().Path()] }
+
+func (lockLibs) scopeOpener(*types.Func) (ScopeKind, bool, int, bool) { return 0, false, 0, false }
+
+func (lockLibs) scriptCtor(*ast.CallExpr, *types.Func) (ast.Expr, bool) { return nil, false }
+
+func (lockLibs) withTTL(*analysis.Pass, *Op, string) ([]analysis.TextEdit, bool) { return nil, false }
+
+func (lockLibs) op(_ *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op {
+	fam := lockLibPaths[fn.Pkg().Path()]
+	op := &Op{Kind: Acquire, Call: call, Client: fam, Method: fn.Name()}
+	switch fam {
+	case "redsync/v4":
+		if recvNamed(fn) != "Mutex" {
+			return nil
+		}
+		switch fn.Name() {
+		case "Lock", "LockContext", "TryLock", "TryLockContext":
+			return op
+		}
+	case "redislock":
+		if fn.Name() != "Obtain" {
+			return nil
+		}
+		// (*Client).Obtain(ctx, key, ttl, opt); Obtain(ctx, client, key, ttl, opt).
+		i := 1
+		if fn.Signature().Recv() == nil {
+			i = 2
+		}
+		if len(call.Args) < i+2 {
+			return nil
+		}
+		op.Keys = []ast.Expr{call.Args[i]}
+		op.TTL, op.TTLUnit = call.Args[i+1], Duration
+		return op
+	case "rueidislock":
+		if recvNamed(fn) != "Locker" {
+			return nil
+		}
+		switch fn.Name() {
+		case "WithContext", "TryWithContext":
+			return op
+		}
+	}
+	return nil
+}
+
+// outcome: every acquire of these libraries reports its outcome in its
+// last result, an error.
+func (lockLibs) outcome(info *types.Info, o *Op) (Outcome, bool) {
+	sig, ok := info.TypeOf(o.Call.Fun).(*types.Signature)
+	if !ok || sig.Results().Len() == 0 {
+		return Outcome{}, false
+	}
+	n := sig.Results().Len()
+	out := callOutcome(info, o, ErrOnly, -1, n-1, n)
+	out.IsLock = true
+	return out, true
+}
+
+func (lockLibs) busyErr(*types.Info, *Op, ast.Expr) bool { return false }
+
+func (lockLibs) busyTest(*types.Info, *Op, *ast.CallExpr) (ast.Expr, bool) { return nil, false }
+
+func (lockLibs) readBoth(Outcome, string) ([]analysis.TextEdit, bool) { return nil, false }
+
+// callOutcome describes how the code reads an acquire whose call returns
+// its outcome directly (no command object and accessor): nres results,
+// the value (a bool, true when acquired) at valIdx and the error at
+// errIdx, -1 for none. For an ErrOnly acquire whose error is dropped while
+// another result is kept and compared with nil in the function (a lock
+// handle, nil unless acquired), the read is not followed (ReadOther).
+func callOutcome(info *types.Info, o *Op, busy Busy, valIdx, errIdx, nres int) Outcome {
+	out := Outcome{Busy: busy, Expr: o.Call, ExprCursor: o.Cursor}
+	p := o.Cursor.Parent()
+	for {
+		if _, ok := p.Node().(*ast.ParenExpr); !ok {
+			break
+		}
+		p = p.Parent()
+	}
+	var lhs []ast.Expr
+	switch n := p.Node().(type) {
+	case *ast.ExprStmt:
+		out.Read, out.Stmt = ReadNone, n
+		return out
+	case *ast.AssignStmt:
+		if len(n.Rhs) != 1 || len(n.Lhs) != nres || n.Tok != token.DEFINE && n.Tok != token.ASSIGN {
+			return out
+		}
+		lhs, out.Stmt = n.Lhs, n
+	case *ast.ValueSpec:
+		if len(n.Values) != 1 || len(n.Names) != nres {
+			return out
+		}
+		for _, id := range n.Names {
+			lhs = append(lhs, id)
+		}
+		out.Stmt = n
+	default:
+		// Used in place: a single result is the value or the error.
+		switch {
+		case nres == 1 && valIdx == 0:
+			out.Read, out.Value = ReadValue, o.Call
+		case nres == 1 && errIdx == 0:
+			out.Read, out.Err = ReadErr, o.Call
+		}
+		return out
+	}
+	var kept []*ast.Ident
+	for i, l := range lhs {
+		id, ok := l.(*ast.Ident)
+		if !ok {
+			out.Stmt = nil // a field or an element: not followed
+			return out
+		}
+		if id.Name == "_" {
+			continue
+		}
+		switch i {
+		case valIdx:
+			out.Value = id
+		case errIdx:
+			out.Err = id
+		default:
+			kept = append(kept, id)
+		}
+	}
+	switch {
+	case out.Value != nil && out.Err != nil:
+		out.Read = ReadBoth
+	case out.Value != nil:
+		out.Read = ReadValue
+	case out.Err != nil:
+		out.Read = ReadErr
+	default:
+		out.Read = ReadNone
+		if busy == ErrOnly && nilTested(info, o, kept) {
+			out.Read, out.Stmt = ReadOther, nil
+		}
+	}
+	return out
+}
+
+// nilTested reports whether one of the variables ids is compared with nil
+// in the function that holds o.
+func nilTested(info *types.Info, o *Op, ids []*ast.Ident) bool {
+	if len(ids) == 0 || o.Func == nil {
+		return false
+	}
+	vars := map[types.Object]bool{}
+	for _, id := range ids {
+		if obj := info.ObjectOf(id); obj != nil {
+			vars[obj] = true
+		}
+	}
+	isNil := func(e ast.Expr) bool {
+		tv, ok := info.Types[e]
+		return ok && tv.IsNil()
+	}
+	isVar := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && vars[info.Uses[id]]
+	}
+	found := false
+	ast.Inspect(o.Func.Body, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && (b.Op == token.EQL || b.Op == token.NEQ) &&
+			(isVar(b.X) && isNil(b.Y) || isVar(b.Y) && isNil(b.X)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}

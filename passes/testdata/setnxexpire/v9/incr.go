@@ -1,0 +1,109 @@
+package v9
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+var errBusy = errors.New("busy")
+
+func work(context.Context) error { return nil }
+
+// INCR as a lock: the caller whose INCR returns 1 enters; the TTL comes in
+// a second round trip.
+func incrLock(ctx context.Context, rdb *redis.Client, key string) error {
+	if rdb.Incr(ctx, key).Val() == 1 {
+		rdb.Expire(ctx, key, ttl) // want `Expire after Incr acquired key without a TTL: a crash between the two round trips leaves the lock with no TTL, held forever; take the lock with one command that sets the TTL too \(SET key token NX PX ttl\)`
+		defer rdb.Del(ctx, key)
+		return work(ctx)
+	}
+	return errBusy
+}
+
+// Read with Result; the caller leaves unless the reply is 1.
+func incrResult(ctx context.Context, rdb redis.Cmdable, job string) error {
+	key := "lock:" + job
+	n, err := rdb.Incr(ctx, key).Result()
+	if err != nil {
+		return err
+	}
+	if n != 1 {
+		return errBusy
+	}
+	if err := rdb.Expire(ctx, key, ttl).Err(); err != nil { // want `Expire after Incr acquired key without a TTL`
+		return err
+	}
+	defer rdb.Unlink(ctx, key)
+	return work(ctx)
+}
+
+// A loop over jobs, each locked by INCR.
+func incrLoop(ctx context.Context, rdb *redis.Client, jobs []string) {
+	for _, job := range jobs {
+		n := rdb.Incr(ctx, "lock:"+job).Val()
+		if n != 1 {
+			continue
+		}
+		rdb.PExpire(ctx, "lock:"+job, 10*time.Second) // want `PExpire after Incr acquired "lock:" \+ job without a TTL`
+		_ = work(ctx)
+		rdb.Del(ctx, "lock:"+job)
+	}
+}
+
+// --- silent: counters ---
+
+// A rate counter compared with a limit; its first hit starts the window.
+func limited(ctx context.Context, rdb *redis.Client, user string) bool {
+	key := "rate:" + user
+	n := rdb.Incr(ctx, key).Val()
+	if n == 1 {
+		rdb.Expire(ctx, key, time.Minute)
+	}
+	return n <= 100
+}
+
+// A counter compared with a limit and reset by DEL when it overflows.
+func quota(ctx context.Context, rdb *redis.Client, key string) bool {
+	n, err := rdb.Incr(ctx, key).Result()
+	if err != nil {
+		return false
+	}
+	if n == 1 {
+		rdb.Expire(ctx, key, time.Hour)
+	}
+	if n > 1000 {
+		rdb.Del(ctx, key)
+		return false
+	}
+	return true
+}
+
+// A counter whose value is returned.
+func visits(ctx context.Context, rdb *redis.Client, page string) int64 {
+	n := rdb.Incr(ctx, "visits:"+page).Val()
+	if n == 1 {
+		rdb.Expire(ctx, "visits:"+page, 24*time.Hour)
+	}
+	return n
+}
+
+// Compared with 1, but nothing deletes the key: a once-per-window guard
+// cleared only by its TTL is not taken for a lock.
+func oncePerWindow(ctx context.Context, rdb *redis.Client, key string) error {
+	if rdb.Incr(ctx, key).Val() != 1 {
+		return nil
+	}
+	rdb.Expire(ctx, key, time.Minute)
+	return work(ctx)
+}
+
+// Compared with 1 outside an if.
+func firstHit(ctx context.Context, rdb *redis.Client, key string) bool {
+	first := rdb.Incr(ctx, key).Val() == 1
+	rdb.Expire(ctx, key, time.Minute)
+	rdb.Del(ctx, key)
+	return first
+}
