@@ -13,6 +13,8 @@ import (
 // options is the parsed command line.
 type options struct {
 	json    bool
+	format  string // text, json, sarif or github
+	ci      ciFlags
 	fix     bool
 	diff    bool
 	explain string
@@ -30,6 +32,7 @@ type configFlags struct {
 	disable          listFlag
 	redisVersion     string
 	includeGenerated bool
+	wrappers         wrapperFlags // wrappers.go
 }
 
 func (c *configFlags) register(fs *flag.FlagSet) {
@@ -37,15 +40,18 @@ func (c *configFlags) register(fs *flag.FlagSet) {
 	fs.Var(&c.disable, "disable", "do not run these checks: comma-separated `IDs` or names")
 	fs.StringVar(&c.redisVersion, "redis-version", "", "oldest Redis server the code runs against, as MAJOR.MINOR (`version`, e.g. 7.2 or 8.4); selects which fixes are offered")
 	fs.BoolVar(&c.includeGenerated, "include-generated", false, "also report findings in generated files")
+	c.wrappers.register(fs)
 }
 
 func (c *configFlags) analyzerConfig() *analyzer.Config {
-	return &analyzer.Config{
+	cfg := &analyzer.Config{
 		Checks:           c.checks,
 		Disable:          c.disable,
 		RedisVersion:     c.redisVersion,
 		IncludeGenerated: c.includeGenerated,
 	}
+	c.wrappers.apply(cfg)
+	return cfg
 }
 
 // listFlag is a comma-separated list; repeating the flag adds to it.
@@ -72,7 +78,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, []string, error) {
 	o := &options{tests: true}
 	fs := flag.NewFlagSet("lockvet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.BoolVar(&o.json, "json", false, "print findings as JSON, in the shape of go vet -json (exit status 0 even with findings)")
+	fs.BoolVar(&o.json, "json", false, "same as -format json")
+	fs.StringVar(&o.format, "format", "text", "output `format`: text, json (go vet -json's shape; exit status 0 even with findings), sarif (SARIF 2.1.0, for code scanning), github (GitHub Actions annotations)")
+	o.ci.register(fs)
 	fs.BoolVar(&o.fix, "fix", false, "apply the first suggested fix of each finding; print the findings left")
 	fs.BoolVar(&o.diff, "diff", false, "print the changes -fix would make as a unified diff; change no file")
 	fs.StringVar(&o.explain, "explain", "", "print the documentation of a check (`ID` or name) and exit")
@@ -92,8 +100,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, []string, error) {
 		fmt.Fprintln(stderr, "run 'lockvet -h' for usage")
 		return nil, nil, errReported
 	}
-	if o.json && (o.fix || o.diff) {
-		fmt.Fprintln(stderr, "lockvet: -json cannot be combined with -fix or -diff")
+	if err := o.checkFormat(); err != nil {
+		fmt.Fprintf(stderr, "lockvet: %v\n", err)
 		return nil, nil, errReported
 	}
 	patterns := fs.Args()
@@ -113,6 +121,7 @@ Usage:
 	go vet -vettool=$(which lockvet) [packages]
 
 Exit status: 0 no findings, 1 findings, 2 errors (with -json: 0 or 2).
+CI (SARIF, annotations, baseline, -new-from-rev): see docs/ci.md.
 
 Flags:
 `)
