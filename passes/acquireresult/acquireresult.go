@@ -109,7 +109,7 @@ func (c *checker) run() {
 			continue
 		}
 		out, ok := a.Outcome(c.pass.TypesInfo)
-		if !ok || out.Read == redisops.ReadOther {
+		if !ok || out.Read == redisops.ReadOther && out.Busy != redisops.BusyNever {
 			continue
 		}
 		c.check(a, out)
@@ -130,10 +130,23 @@ func (c *checker) check(a *redisops.Op, out redisops.Outcome) {
 				"read whether the key was set and stop when it was not", a.Method))
 		}
 		return
-	case out.Busy == redisops.BusyFalse && out.Read == redisops.ReadErr:
+	case out.Busy == redisops.BusyNever:
 		if rel, ok := c.lock(a, out); ok {
-			c.report(a, out, rel, c.checkBoolFix(a, out), fmt.Sprintf("only the error of %s is checked: a lock held by another process comes back as false with a nil error, "+
-				"so this code runs as if it had acquired it; check the bool as well and stop when it is false", a.Method))
+			c.report(a, out, rel, nil, fmt.Sprintf("%s fails on the reply %s gives when it sets the key, so this code never sees the lock acquired: every call ends as an error or as busy and the work never runs; "+
+				"read the reply with a conversion that accepts it (a string for a status reply such as OK, an integer for 1 or 0)", fixes.Text(c.pass.Fset, out.Accessor.Fun), a.Method))
+		}
+		return
+	case busyInValue(out.Busy) && out.Read == redisops.ReadErr:
+		if rel, ok := c.lock(a, out); ok {
+			form, check, stop := "false", "the bool", "it is false"
+			switch out.Busy {
+			case redisops.BusyNil:
+				form, check, stop = "a nil reply", "the reply", "it is nil"
+			case redisops.BusyZero:
+				form, check, stop = "0", "the reply", "it is 0"
+			}
+			c.report(a, out, rel, c.checkBoolFix(a, out), fmt.Sprintf("only the error of %s is checked: a lock held by another process comes back as %s with a nil error, "+
+				"so this code runs as if it had acquired it; check %s as well and stop when %s", a.Method, form, check, stop))
 		}
 		return
 	case out.Busy == redisops.BusyErr && out.Read == redisops.ReadErr:
@@ -146,6 +159,12 @@ func (c *checker) check(a *redisops.Op, out redisops.Outcome) {
 		}
 	}
 	c.flow(a, out)
+}
+
+// busyInValue reports whether busy shows in the reply value, with a nil
+// error: false, a nil reply, or 0.
+func busyInValue(b redisops.Busy) bool {
+	return b == redisops.BusyFalse || b == redisops.BusyNil || b == redisops.BusyZero
 }
 
 // lock finds the evidence that a takes a lock: a release of its key (a DEL

@@ -35,7 +35,23 @@ func (c *checker) checkBoolFix(a *redisops.Op, out redisops.Outcome) *analysis.S
 	if !ok {
 		return nil
 	}
-	name := c.freshName(out.Stmt.Pos())
+	// The test for busy, by how the value shows it.
+	names, cond := []string{"ok", "acquired"}, "!%s"
+	switch out.Busy {
+	case redisops.BusyNil:
+		names, cond = []string{"reply", "res"}, "%s == nil"
+	case redisops.BusyZero:
+		// Only an integer compares with 0 (an int64 in an interface does not).
+		t, ok := c.pass.TypesInfo.TypeOf(out.Accessor).(*types.Tuple)
+		if !ok || t.Len() != 2 {
+			return nil
+		}
+		if b, ok := t.At(0).Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+			return nil
+		}
+		names, cond = []string{"n", "set"}, "%s == 0"
+	}
+	name := c.freshName(out.Stmt.Pos(), names...)
 	if name == "" {
 		return nil
 	}
@@ -43,7 +59,7 @@ func (c *checker) checkBoolFix(a *redisops.Op, out redisops.Outcome) *analysis.S
 	if !ok {
 		return nil
 	}
-	edits = append(edits, c.branch(ifs, inInit, "!"+name, ret))
+	edits = append(edits, c.branch(ifs, inInit, fmt.Sprintf(cond, name), ret))
 	return &analysis.SuggestedFix{
 		Message:   fmt.Sprintf("Check whether %s set the key and %s when it did not", a.Method, ret),
 		TextEdits: edits,
@@ -183,12 +199,12 @@ func (c *checker) indent(pos token.Pos) string {
 
 // freshName picks a name for the value variable that no code in scope at
 // pos sees and that the scope does not declare later.
-func (c *checker) freshName(pos token.Pos) string {
+func (c *checker) freshName(pos token.Pos, names ...string) string {
 	scope := c.pass.Pkg.Scope().Innermost(pos)
 	if scope == nil {
 		return ""
 	}
-	for _, name := range []string{"ok", "acquired"} {
+	for _, name := range names {
 		if _, obj := scope.LookupParent(name, pos); obj != nil {
 			continue
 		}

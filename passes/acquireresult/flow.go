@@ -464,7 +464,7 @@ func (f *flow) cmp(x, y ast.Expr, op token.Token, o outcomes, dead int) (tri, bo
 			if dead&errDead != 0 {
 				return unknown, true
 			}
-			v = truth(o == acquired || o == busy && f.out.Busy == redisops.BusyFalse)
+			v = truth(o == acquired || o == busy && busyInValue(f.out.Busy))
 		case f.isErr(l) && f.a.IsBusyErr(f.info, r):
 			if dead&errDead != 0 {
 				return unknown, true
@@ -475,6 +475,21 @@ func (f *flow) cmp(x, y ast.Expr, op token.Token, o outcomes, dead int) (tri, bo
 				return unknown, true
 			}
 			v = truth((o == acquired) == *f.constBool(r))
+		case f.isVal(l) && f.out.Busy == redisops.BusyNil && (f.isNil(r) || f.constString(r) != nil):
+			if dead&valDead != 0 {
+				return unknown, true
+			}
+			// nil when held or failed, the status ("OK") when set.
+			v = truth(o == acquired && f.constString(r) != nil && *f.constString(r) == "OK" || o != acquired && f.isNil(r))
+		case f.isVal(l) && f.out.Busy == redisops.BusyZero && f.constInt(r) != nil:
+			if dead&valDead != 0 {
+				return unknown, true
+			}
+			got := int64(0)
+			if o == acquired {
+				got = 1
+			}
+			v = truth(got == *f.constInt(r))
 		case f.isVal(l) && f.out.Busy == redisops.BusyErr && f.constString(r) != nil:
 			if dead&valDead != 0 {
 				return unknown, true
@@ -503,6 +518,18 @@ func (f *flow) errIsBusy(o outcomes) tri {
 func (f *flow) isNil(e ast.Expr) bool {
 	tv, ok := f.info.Types[e]
 	return ok && tv.IsNil()
+}
+
+func (f *flow) constInt(e ast.Expr) *int64 {
+	tv, ok := f.info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return nil
+	}
+	v, exact := constant.Int64Val(tv.Value)
+	if !exact {
+		return nil
+	}
+	return &v
 }
 
 func (f *flow) constString(e ast.Expr) *string {

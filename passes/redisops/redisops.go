@@ -230,6 +230,14 @@ type flusher interface {
 	flushes(fn *types.Func) bool
 }
 
+// connFlusher is implemented by adapters whose transactions and pipelines
+// are commands on a connection (MULTI … EXEC, Send … Do) rather than
+// pipeline objects: connFlush reports whether call sends or drops a batch
+// whose replies it returns, and the batch's scope.
+type connFlusher interface {
+	connFlush(pass *analysis.Pass, call *ast.CallExpr) (Scope, bool)
+}
+
 // adapters, and the function and method names that can start a match (a
 // cheap prefilter before any type lookup). Each adapter file registers its
 // adapter from an init function, so adding a client touches no other file.
@@ -328,6 +336,12 @@ func run(pass *analysis.Pass, cfg *lvconfig.Config) (any, error) {
 			}
 			continue
 		}
+		if cf, ok := ad.(connFlusher); ok {
+			if sc, ok := cf.connFlush(pass, call); ok {
+				res.Flushes = append(res.Flushes, &Flush{Call: call, Cursor: cur, Scope: sc})
+				continue
+			}
+		}
 		if fl, ok := ad.(flusher); ok && fl.flushes(fn) {
 			if sc := scopeOf(pass.TypesInfo, cur, recv, closureScopes, valueScopes); sc.Node != nil {
 				res.Flushes = append(res.Flushes, &Flush{Call: call, Cursor: cur, Scope: sc})
@@ -340,9 +354,15 @@ func run(pass *analysis.Pass, cfg *lvconfig.Config) (any, error) {
 			continue
 		}
 		op.Cursor = cur
-		op.Recv = recv
+		if op.Recv == nil {
+			op.Recv = recv
+		}
 		op.adapter = ad
-		op.Scope = scopeOf(pass.TypesInfo, cur, recv, closureScopes, valueScopes)
+		if op.Scope == (Scope{}) {
+			// Adapters whose batches are not opened by a call on a
+			// receiver (rueidis' DoMulti) set the scope themselves.
+			op.Scope = scopeOf(pass.TypesInfo, cur, recv, closureScopes, valueScopes)
+		}
 
 		if encl := innermost(cur, (*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)); encl != nil {
 			if funcs == nil {
@@ -510,10 +530,23 @@ func assignedTo(info *types.Info, cur inspector.Cursor) types.Object {
 // units differ in a way the client cannot express, or when o's TTL cannot
 // be edited in place (for example SetArgs passed as a variable).
 func (o *Op) WithTTL(pass *analysis.Pass, from *Op, ttl string) ([]analysis.TextEdit, bool) {
-	if o.adapter == nil || from.TTLUnit != o.TTLUnit {
+	if o.adapter == nil {
+		return nil, false
+	}
+	if u, ok := o.adapter.(unitTTLSetter); ok {
+		return u.withTTLIn(pass, o, ttl, from.TTLUnit)
+	}
+	if from.TTLUnit != o.TTLUnit {
 		return nil, false
 	}
 	return o.adapter.withTTL(pass, o, ttl)
+}
+
+// unitTTLSetter is implemented by adapters whose acquires can take a TTL in
+// more than one unit (rueidis: EX seconds or PX milliseconds): withTTLIn
+// returns edits that make the acquire o carry ttl, source text in unit.
+type unitTTLSetter interface {
+	withTTLIn(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, bool)
 }
 
 // cfgBuilds counts control-flow graphs built, for tests that assert the

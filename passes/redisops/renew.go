@@ -85,14 +85,20 @@ func NewScriptVars(pass *analysis.Pass) *ScriptVars {
 // for fixes in test files, generated files never. ok is false when the
 // variable would be shadowed at pos or cannot be declared.
 func (s *ScriptVars) Var(pos token.Pos, pkg *types.Package, ctor, name, doc, src string, same func(src string) bool) (string, []analysis.TextEdit, bool) {
+	return s.varArgs(pos, pkg, ctor, nil, name, doc, src, same)
+}
+
+// varArgs is Var for a constructor that takes the arguments lead (constant
+// source text) before the source: redigo's NewScript(1, src).
+func (s *ScriptVars) varArgs(pos token.Pos, pkg *types.Package, ctor string, lead []string, name, doc, src string, same func(src string) bool) (string, []analysis.TextEdit, bool) {
 	inTest := false
 	if f := fileAt(s.pass, pos); f != nil {
 		inTest = isTestFile(s.pass, f)
 	}
-	key := fmt.Sprint(pkg.Path(), "\x00", ctor, "\x00", src, "\x00", inTest)
+	key := fmt.Sprint(pkg.Path(), "\x00", ctor, "\x00", lead, "\x00", src, "\x00", inTest)
 	p := s.plans[key]
 	if p == nil {
-		p = s.plan(inTest, pkg, ctor, name, doc, src, same)
+		p = s.plan(inTest, pkg, ctor, lead, name, doc, src, same)
 		s.plans[key] = p
 	}
 	if !p.ok || resolveAt(s.pass, p.name, pos) != p.obj {
@@ -101,7 +107,7 @@ func (s *ScriptVars) Var(pos token.Pos, pkg *types.Package, ctor, name, doc, src
 	return p.name, p.edits, true
 }
 
-func (s *ScriptVars) plan(inTest bool, pkg *types.Package, ctor, name, doc, src string, same func(string) bool) *scriptPlan {
+func (s *ScriptVars) plan(inTest bool, pkg *types.Package, ctor string, lead []string, name, doc, src string, same func(string) bool) *scriptPlan {
 	pass, info := s.pass, s.pass.TypesInfo
 	files := slices.Clone(pass.Files)
 	slices.SortFunc(files, func(a, b *ast.File) int {
@@ -123,14 +129,14 @@ func (s *ScriptVars) plan(inTest bool, pkg *types.Package, ctor, name, doc, src 
 				}
 				for i, id := range vs.Names {
 					call, ok := ast.Unparen(vs.Values[i]).(*ast.CallExpr)
-					if !ok || len(call.Args) != 1 || call.Ellipsis.IsValid() {
+					if !ok || len(call.Args) != 1+len(lead) || call.Ellipsis.IsValid() || !leadArgs(info, call.Args, lead) {
 						continue
 					}
 					fn, ok := typeutil.Callee(info, call).(*types.Func)
 					if !ok || fn.Pkg() == nil || fn.Pkg().Path() != pkg.Path() || fn.Name() != ctor {
 						continue
 					}
-					if src := constString(info, call.Args[0]); src != nil && same(*src) && id.Name != "_" {
+					if src := constString(info, call.Args[len(lead)]); src != nil && same(*src) && id.Name != "_" {
 						return &scriptPlan{name: id.Name, obj: info.Defs[id], ok: true}
 					}
 				}
@@ -170,13 +176,13 @@ func (s *ScriptVars) plan(inTest bool, pkg *types.Package, ctor, name, doc, src 
 	clients := map[string]bool{}
 	for _, f := range files {
 		for _, spec := range f.Imports {
-			if p, err := strconv.Unquote(spec.Path.Value); err == nil && goRedisPaths[p] != "" {
+			if p, err := strconv.Unquote(spec.Path.Value); err == nil && (goRedisPaths[p] != "" || redigoPaths[p] != "") {
 				clients[p] = true
 			}
 		}
 	}
 	if len(clients) > 1 {
-		if fam := goRedisPaths[pkg.Path()]; fam != "" {
+		if fam := goRedisPaths[pkg.Path()] + redigoPaths[pkg.Path()]; fam != "" {
 			fam = fam[strings.LastIndex(fam, "/")+1:]
 			name += strings.ToUpper(fam[:1]) + fam[1:]
 		}
@@ -215,7 +221,8 @@ func (s *ScriptVars) plan(inTest bool, pkg *types.Package, ctor, name, doc, src 
 			b.WriteString("// " + line + "\n")
 		}
 	}
-	fmt.Fprintf(&b, "var %s = %s%s(%s)", v, qual, ctor, lit)
+	args := strings.Join(append(slices.Clone(lead), lit), ", ")
+	fmt.Fprintf(&b, "var %s = %s%s(%s)", v, qual, ctor, args)
 	at := afterImports(host)
 	decl := analysis.TextEdit{Pos: at, End: at, NewText: []byte(b.String())}
 	if len(importEdits) == 1 && importEdits[0].Pos == at {
@@ -271,15 +278,24 @@ the key still holds this process's token (ARGV[1]).`
 // key, the owner token (token, source text of an expression in scope at
 // o) and o's TTL in milliseconds. It fails when the client has no script
 // support here, when o's TTL is not a typed time.Duration of at least a
-// millisecond, when the expire's mode has no compare-and-pexpire
+// millisecond (unless the adapter writes the TTL argument itself, see
+// ttlArger), when the expire's mode has no compare-and-pexpire
 // equivalent, or when o's result is used in a way the script's result
 // cannot replace.
 func (o *Op) Renew(pass *analysis.Pass, vars *ScriptVars, token string) ([]analysis.TextEdit, bool) {
 	sr, ok := o.adapter.(scriptRunner)
-	if !ok || o.Kind != Expire || !sr.renewable(o) || o.TTLUnit != Duration || o.TTL == nil || len(o.Keys) != 1 {
+	if !ok || o.Kind != Expire || !sr.renewable(o) || o.TTL == nil || len(o.Keys) != 1 {
 		return nil, false
 	}
-	ms, ok := durationMillis(pass.TypesInfo, pass.Fset, o.TTL)
+	var ms string
+	var argEdits []analysis.TextEdit
+	if ta, isTA := sr.(ttlArger); isTA {
+		ms, argEdits, ok = ta.ttlArg(pass, o)
+	} else if o.TTLUnit == Duration {
+		ms, ok = durationMillis(pass.TypesInfo, pass.Fset, o.TTL)
+	} else {
+		ok = false
+	}
 	if !ok {
 		return nil, false
 	}
@@ -287,7 +303,11 @@ func (o *Op) Renew(pass *analysis.Pass, vars *ScriptVars, token string) ([]analy
 	if !ok {
 		return nil, false
 	}
-	v, declEdits, ok := vars.Var(o.Call.Pos(), pkg, ctor, "renewScript", renewDoc, lua.RenewSrc, isRenewScript)
+	var lead []string
+	if ca, isCA := sr.(ctorArger); isCA {
+		lead = ca.scriptCtorArgs()
+	}
+	v, declEdits, ok := vars.varArgs(o.Call.Pos(), pkg, ctor, lead, "renewScript", renewDoc, lua.RenewSrc, isRenewScript)
 	if !ok {
 		return nil, false
 	}
@@ -295,7 +315,36 @@ func (o *Op) Renew(pass *analysis.Pass, vars *ScriptVars, token string) ([]analy
 	if !ok {
 		return nil, false
 	}
-	return append(declEdits, run...), true
+	return append(append(declEdits, argEdits...), run...), true
+}
+
+// ctorArger is implemented by script runners whose script constructor
+// takes arguments before the source (redigo's key count): their constant
+// source text for lockvet's canonical scripts, which take one key.
+type ctorArger interface {
+	scriptCtorArgs() []string
+}
+
+// leadArgs reports whether the first arguments of a constructor call are
+// the constants lead (source text of constants, compared by value).
+func leadArgs(info *types.Info, args []ast.Expr, lead []string) bool {
+	for i, l := range lead {
+		tv, ok := info.Types[args[i]]
+		if !ok || tv.Value == nil || tv.Value.ExactString() != l {
+			return false
+		}
+	}
+	return true
+}
+
+// ttlArger is implemented by script runners that write the TTL argument of
+// a renewal themselves (rueidis passes script arguments as strings, and
+// its EXPIRE takes an integer count of seconds): ttlArg returns the text
+// of the TTL of the Expire o in milliseconds as a script argument, and any
+// edits it needs (an import). Without it, Renew accepts only a
+// time.Duration TTL and passes its Milliseconds().
+type ttlArger interface {
+	ttlArg(pass *analysis.Pass, o *Op) (text string, edits []analysis.TextEdit, ok bool)
 }
 
 // isRenewScript: compare-and-pexpire with the token in ARGV[1] and the TTL

@@ -35,6 +35,18 @@ const (
 	// code cannot tell apart by comparing it. Other results (a lock
 	// handle, a context) are not part of the outcome: Value is nil.
 	ErrOnly
+	// BusyNil: the reply value is nil when the key was held (and when the
+	// command failed), and the reply itself when it was set (the status
+	// "OK"); the error is set only when the command failed.
+	BusyNil
+	// BusyZero: the reply value is an integer, 1 when the key was set and
+	// 0 when it was held (and when the command failed); the error is set
+	// only when the command failed.
+	BusyZero
+	// BusyNever: the reply is read with a conversion that fails on the
+	// reply that means "set", so the code can never see the lock
+	// acquired: every call comes back as an error or as busy.
+	BusyNever
 )
 
 // ReadKind is how an acquire's reply is consumed where the call is made.

@@ -93,6 +93,10 @@ func (c *checker) ttl(op *redisops.Op) {
 		return
 	}
 	info := c.pass.TypesInfo
+	if (op.TTLUnit == redisops.Seconds || op.TTLUnit == redisops.Millis) && isDuration(info.TypeOf(e)) {
+		c.durationCount(op, e)
+		return
+	}
 	tv := info.Types[e]
 	if tv.Value != nil && tv.Value.Kind() == constant.Int {
 		if op.Kind == redisops.Expire && constant.Sign(tv.Value) <= 0 {

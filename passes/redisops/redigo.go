@@ -1,0 +1,977 @@
+package redisops
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/lockvet/lockvet/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/fixes"
+	"github.com/lockvet/lockvet/passes/internal/keyid"
+)
+
+// redigo knows github.com/gomodule/redigo/redis (and its original import
+// path github.com/garyburd/redigo/redis, the same API). Commands are
+// strings: c.Do("SET", key, value, "NX", "PX", ms), c.Send(…),
+// DoContext/DoWithTimeout on the connection or as package functions
+// (redis.DoContext(c, ctx, …)), and scripts made by redis.NewScript(n, src)
+// run with Do/DoContext/Send/SendHash. A command is an operation only when
+// its name is a constant (any case); the options of SET may come in any
+// order.
+//
+// There are no pipeline objects: MULTI … EXEC and Send … Flush/Do are
+// commands on a connection, so the scope of an operation comes from the
+// calls before it on the same connection in the same function, in source
+// order (connScope).
+type redigo struct{}
+
+func init() {
+	register(redigo{}, []string{"Do", "Send", "DoContext", "DoWithTimeout", "SendHash"})
+}
+
+var redigoPaths = map[string]string{
+	"github.com/gomodule/redigo/redis": "redigo",
+	"github.com/garyburd/redigo/redis": "redigo",
+}
+
+func (redigo) family(fn *types.Func) string { return redigoPaths[fn.Pkg().Path()] }
+
+// scopeOpener: redigo has no pipeline or transaction objects (connScope).
+func (redigo) scopeOpener(*types.Func) (ScopeKind, bool, int, bool) { return 0, false, 0, false }
+
+// redigoCall is a call that talks to a connection.
+type redigoCall struct {
+	fn     *types.Func
+	conn   ast.Expr   // the connection
+	cmd    ast.Expr   // the command name argument; nil for script runs, Flush and Close
+	name   string     // the command name, upper-cased, when cmd is a constant
+	named  bool       // cmd is a constant
+	args   []ast.Expr // the arguments after the command name (script runs: keys and arguments)
+	spread bool       // the last argument is spread (args...)
+	script ast.Expr   // the script of a script run
+	ctx    ast.Expr   // the context argument of the DoContext forms
+	send   bool       // queued, not sent: Send, Script.Send, Script.SendHash
+	flush  bool       // Flush
+	reset  bool       // Close: the connection goes back to the pool
+	method string     // the Go function or method name
+}
+
+// parseRedigo describes a call of a redigo function or method that talks
+// to a connection.
+func parseRedigo(info *types.Info, call *ast.CallExpr) (*redigoCall, bool) {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || redigoPaths[fn.Pkg().Path()] == "" {
+		return nil, false
+	}
+	rc := &redigoCall{fn: fn, method: fn.Name(), spread: call.Ellipsis.IsValid()}
+	args := call.Args
+	sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	switch {
+	case fn.Signature().Recv() == nil:
+		// redis.DoContext(c, ctx, cmd, …), redis.DoWithTimeout(c, d, cmd, …)
+		if fn.Name() != "DoContext" && fn.Name() != "DoWithTimeout" || len(args) < 3 {
+			return nil, false
+		}
+		rc.conn, rc.cmd, rc.args = args[0], args[2], args[3:]
+		if fn.Name() == "DoContext" {
+			rc.ctx = args[1]
+		}
+	case recvNamed(fn) == "Script":
+		if sel == nil {
+			return nil, false
+		}
+		rc.script = sel.X
+		switch fn.Name() {
+		case "Do", "Send", "SendHash":
+			if len(args) < 1 {
+				return nil, false
+			}
+			rc.conn, rc.args, rc.send = args[0], args[1:], fn.Name() != "Do"
+		case "DoContext":
+			if len(args) < 2 {
+				return nil, false
+			}
+			rc.ctx, rc.conn, rc.args = args[0], args[1], args[2:]
+		default:
+			return nil, false
+		}
+		return rc, true
+	default:
+		if sel == nil {
+			return nil, false
+		}
+		rc.conn = sel.X
+		switch fn.Name() {
+		case "Do", "Send":
+			if len(args) < 1 {
+				return nil, false
+			}
+			rc.cmd, rc.args, rc.send = args[0], args[1:], fn.Name() == "Send"
+		case "DoContext", "DoWithTimeout":
+			if len(args) < 2 {
+				return nil, false
+			}
+			rc.cmd, rc.args = args[1], args[2:]
+			if fn.Name() == "DoContext" {
+				rc.ctx = args[0]
+			}
+		case "Flush":
+			rc.flush = true
+			return rc, true
+		case "Close":
+			rc.reset = true
+			return rc, true
+		default:
+			return nil, false
+		}
+	}
+	if s := constString(info, rc.cmd); s != nil {
+		rc.name, rc.named = strings.ToUpper(*s), true
+	}
+	return rc, true
+}
+
+func (r redigo) op(pass *analysis.Pass, call *ast.CallExpr, _ *types.Func) *Op {
+	info := pass.TypesInfo
+	rc, ok := parseRedigo(info, call)
+	if !ok || rc.flush || rc.reset {
+		return nil
+	}
+	op := &Op{Call: call, Client: "redigo", Method: rc.name, Recv: rc.conn}
+	if rc.script != nil {
+		op.Method, op.Recv = rc.method, rc.script
+		r.scriptRun(pass, op, rc)
+		op.Scope = connScope(pass, call, rc)
+		return op
+	}
+	if !rc.named {
+		return nil // a command chosen at run time
+	}
+	args := rc.args
+	fixed := func(n int) bool { return !rc.spread && len(args) >= n }
+	switch rc.name {
+	case "SETNX":
+		if !fixed(2) {
+			return nil
+		}
+		op.Kind, op.Keys, op.Value, op.NoTTL = Acquire, args[:1], args[1], true
+	case "SET":
+		if !fixed(2) {
+			return nil
+		}
+		op.Keys, op.Value = args[:1], args[1]
+		o := parseSetOpts(info, args[2:])
+		op.Kind = Write
+		if o.nx && !o.cond {
+			op.Kind = Acquire
+		}
+		op.TTL, op.TTLUnit = o.ttl, o.unit
+		// No EX/PX/EXAT/PXAT (KEEPTTL on an absent key keeps no TTL either).
+		op.NoTTL = op.Kind == Acquire && !o.unknown && o.ttl == nil
+	case "SETEX", "PSETEX":
+		if !fixed(3) {
+			return nil
+		}
+		op.Kind, op.Keys, op.TTL, op.Value = Write, args[:1], args[1], args[2]
+		op.TTLUnit = Seconds
+		if rc.name == "PSETEX" {
+			op.TTLUnit = Millis
+		}
+	case "GETSET":
+		if !fixed(2) {
+			return nil
+		}
+		op.Kind, op.Keys, op.Value, op.NoTTL = GetSet, args[:1], args[1], true
+	case "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT":
+		if !fixed(2) {
+			return nil
+		}
+		op.Kind, op.Keys, op.TTL = Expire, args[:1], args[1]
+		op.TTLUnit = map[string]Unit{"EXPIRE": Seconds, "PEXPIRE": Millis, "EXPIREAT": Time, "PEXPIREAT": Time}[rc.name]
+	case "DEL", "UNLINK":
+		op.Kind = Delete
+		if rc.spread {
+			op.KeysSpread = true
+		} else {
+			op.Keys = args
+		}
+	case "GET":
+		if !fixed(1) {
+			return nil
+		}
+		op.Kind, op.Keys = Get, args[:1]
+	case "DELEX":
+		// DELEX key [IFEQ value | IFDEQ digest | IFNE … | IFDNE …]
+		if !fixed(1) {
+			return nil
+		}
+		op.Kind, op.Keys = Delete, args[:1]
+		if len(args) > 1 {
+			mode := constString(info, args[1])
+			if mode == nil || len(args) != 3 {
+				return nil
+			}
+			switch strings.ToUpper(*mode) {
+			case "IFEQ", "IFDEQ":
+				op.Kind, op.Value = CompareDelete, args[2]
+			default:
+				return nil
+			}
+		}
+	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO":
+		if !fixed(2) {
+			return nil
+		}
+		op.Kind, op.Script = Script, args[0]
+		if rc.name == "EVAL" || rc.name == "EVAL_RO" {
+			if s := constString(info, args[0]); s != nil {
+				op.ScriptSrc, op.ScriptSrcExpr = *s, args[0]
+			}
+		}
+		splitKeys(info, op, args[1], args[2:])
+	default:
+		return nil
+	}
+	if len(op.Keys) == 0 && !op.KeysSpread {
+		return nil
+	}
+	op.Scope = connScope(pass, call, rc)
+	return op
+}
+
+// splitKeys fills op's keys and arguments from a key count and what
+// follows it; with a count that is not a constant, the keys are unknown.
+func splitKeys(info *types.Info, op *Op, count ast.Expr, rest []ast.Expr) {
+	n := constInt(info, count)
+	if n == nil || *n < 0 || int(*n) > len(rest) {
+		op.KeysSpread = true
+		return
+	}
+	op.Keys, op.Args = rest[:*n], rest[*n:]
+}
+
+// scriptRun fills the op of s.Do(c, keysAndArgs…) (DoContext, Send,
+// SendHash): the keys are the first keyCount arguments, keyCount and the
+// source coming from the redis.NewScript call that made s in this package.
+// Without it the keys are unknown.
+func (redigo) scriptRun(pass *analysis.Pass, op *Op, rc *redigoCall) {
+	info := pass.TypesInfo
+	op.Kind, op.Script = Script, rc.script
+	ctor := redigoScriptCtor(pass, rc.script)
+	if rc.spread || ctor == nil {
+		op.KeysSpread = true
+		return
+	}
+	if s := constString(info, ctor.Args[1]); s != nil {
+		op.ScriptSrc, op.ScriptSrcExpr = *s, ctor.Args[1]
+	}
+	n := constInt(info, ctor.Args[0])
+	switch {
+	case n == nil || int(*n) > len(rc.args):
+		op.KeysSpread = true
+	case *n < 0: // the caller passes the key count first
+		if len(rc.args) == 0 {
+			op.KeysSpread = true
+			return
+		}
+		splitKeys(info, op, rc.args[0], rc.args[1:])
+	default:
+		op.Keys, op.Args = rc.args[:*n], rc.args[*n:]
+	}
+}
+
+// redigoScriptCtor finds the redis.NewScript(keyCount, src) call that makes
+// the script e: e itself, or the initializer of a variable of this package
+// declared with one (var s = redis.NewScript(…), s := redis.NewScript(…)).
+func redigoScriptCtor(pass *analysis.Pass, e ast.Expr) *ast.CallExpr {
+	info := pass.TypesInfo
+	isCtor := func(x ast.Expr) *ast.CallExpr {
+		call, ok := ast.Unparen(x).(*ast.CallExpr)
+		if !ok || len(call.Args) != 2 || call.Ellipsis.IsValid() {
+			return nil
+		}
+		fn, ok := typeutil.Callee(info, call).(*types.Func)
+		if !ok || fn.Pkg() == nil || redigoPaths[fn.Pkg().Path()] == "" || fn.Name() != "NewScript" || fn.Signature().Recv() != nil {
+			return nil
+		}
+		return call
+	}
+	if c := isCtor(e); c != nil {
+		return c
+	}
+	var id *ast.Ident
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return nil
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || v.Pkg() != pass.Pkg {
+		return nil
+	}
+	file := fileAt(pass, v.Pos())
+	if file == nil {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(file, v.Pos(), v.Pos())
+	for _, n := range path {
+		switch n := n.(type) {
+		case *ast.ValueSpec:
+			if len(n.Names) != len(n.Values) {
+				return nil
+			}
+			for i, name := range n.Names {
+				if info.Defs[name] == v {
+					return isCtor(n.Values[i])
+				}
+			}
+			return nil
+		case *ast.AssignStmt:
+			if n.Tok != token.DEFINE || len(n.Lhs) != len(n.Rhs) {
+				return nil
+			}
+			for i, l := range n.Lhs {
+				if lid, ok := l.(*ast.Ident); ok && info.Defs[lid] == v {
+					return isCtor(n.Rhs[i])
+				}
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// setOpts are the options of a SET command.
+type setOpts struct {
+	nx, get, keepTTL bool
+	cond             bool // IFEQ, IFNE, IFDEQ, IFDNE (Redis ≥ 8.4): a compare-and-set
+	unknown          bool // an option that is not a constant, or not known
+	ttl              ast.Expr
+	unit             Unit
+}
+
+func parseSetOpts(info *types.Info, opts []ast.Expr) setOpts {
+	var o setOpts
+	for i := 0; i < len(opts); i++ {
+		s := constString(info, opts[i])
+		if s == nil {
+			o.unknown = true
+			continue
+		}
+		switch w := strings.ToUpper(*s); w {
+		case "NX":
+			o.nx = true
+		case "XX":
+		case "GET":
+			o.get = true
+		case "KEEPTTL":
+			o.keepTTL = true
+		case "EX", "PX", "EXAT", "PXAT":
+			if i+1 >= len(opts) {
+				o.unknown = true
+				break
+			}
+			o.ttl = opts[i+1]
+			o.unit = map[string]Unit{"EX": Seconds, "PX": Millis, "EXAT": Time, "PXAT": Time}[w]
+			i++
+		case "IFEQ", "IFNE", "IFDEQ", "IFDNE":
+			o.cond = true
+			i++
+		default:
+			o.unknown = true
+		}
+	}
+	return o
+}
+
+func (redigo) scriptCtor(call *ast.CallExpr, fn *types.Func) (ast.Expr, bool) {
+	if fn.Name() == "NewScript" && fn.Signature().Recv() == nil && len(call.Args) == 2 {
+		return call.Args[1], true
+	}
+	return nil, false
+}
+
+// --- scopes: MULTI … EXEC and Send … Flush/Do on a connection ---
+
+// connState is what a connection has queued at some point of a function.
+type connState struct {
+	tx     *ast.CallExpr // the MULTI of the open transaction
+	txConn ast.Expr
+	pipe   *ast.CallExpr // the first Send of the batch not sent yet
+	watch  bool          // a WATCH is in effect
+}
+
+// step advances s past the call rc.
+func (s *connState) step(rc *redigoCall, call *ast.CallExpr) {
+	if rc.reset {
+		*s = connState{}
+		return
+	}
+	if rc.flush {
+		s.pipe = nil
+		return
+	}
+	switch rc.name {
+	case "MULTI":
+		if s.tx == nil {
+			s.tx, s.txConn = call, rc.conn
+		}
+	case "EXEC", "DISCARD":
+		s.tx, s.txConn, s.watch = nil, nil, false
+	case "WATCH":
+		s.watch = true
+	case "UNWATCH":
+		s.watch = false
+	}
+	switch {
+	case !rc.send:
+		s.pipe = nil // Do sends what was queued and reads every reply
+	case s.tx == nil && s.pipe == nil && rc.name != "EXEC" && rc.name != "DISCARD":
+		s.pipe = call
+	}
+}
+
+// redigoFuncBody returns the body of the innermost function declaration or
+// literal around pos.
+func redigoFuncBody(pass *analysis.Pass, pos token.Pos) *ast.BlockStmt {
+	file := fileAt(pass, pos)
+	if file == nil {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(file, pos, pos)
+	for _, n := range path {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			return n.Body
+		case *ast.FuncLit:
+			return n.Body
+		}
+	}
+	return nil
+}
+
+// stateAt returns the state of the connection conn just before the call
+// at, from the calls before it on the same connection (keyid.Same) in the
+// same function, in source order. Function literals inside are skipped
+// (they run at another time), and so are deferred and go calls, and
+// branches that end in a return without reaching at (if err != nil {
+// c.Do("UNWATCH"); return err }).
+func stateAt(pass *analysis.Pass, at *ast.CallExpr, conn ast.Expr) connState {
+	var s connState
+	info := pass.TypesInfo
+	body := redigoFuncBody(pass, at.Pos())
+	if body == nil {
+		return s
+	}
+	returns := func(list []ast.Stmt) bool {
+		if len(list) == 0 {
+			return false
+		}
+		_, ok := list[len(list)-1].(*ast.ReturnStmt)
+		return ok
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil || n.Pos() >= at.Pos() {
+			return false
+		}
+		before := n.End() <= at.Pos()
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.DeferStmt, *ast.GoStmt:
+			return false
+		case *ast.BlockStmt:
+			return !before || n == body || !returns(n.List)
+		case *ast.CaseClause:
+			return !before || !returns(n.Body)
+		case *ast.CommClause:
+			return !before || !returns(n.Body)
+		case *ast.CallExpr:
+			if n.End() > at.Pos() {
+				return true // a call around this one: redis.String(c.Do(…))
+			}
+			if rc, ok := parseRedigo(info, n); ok && keyid.Same(info, body, rc.conn, conn) {
+				s.step(rc, n)
+			}
+		}
+		return true
+	})
+	return s
+}
+
+// connScope is the scope of the command rc sent by call, from the
+// commands before it on its connection: in a transaction between MULTI
+// and EXEC/DISCARD; in a pipeline when queued by Send (the batch opened
+// by the first Send since the connection last sent), or when a Do sends
+// it together with earlier Sends; otherwise direct. InWatch is set while
+// a WATCH is in effect.
+func connScope(pass *analysis.Pass, call *ast.CallExpr, rc *redigoCall) Scope {
+	s := stateAt(pass, call, rc.conn)
+	switch {
+	case s.tx != nil:
+		return Scope{Kind: Tx, Node: s.tx, Client: s.txConn, InWatch: s.watch}
+	case s.pipe != nil:
+		return Scope{Kind: Pipeline, Node: s.pipe, Client: rc.conn}
+	case rc.send:
+		return Scope{Kind: Pipeline, Node: call, Client: rc.conn}
+	}
+	return Scope{InWatch: s.watch}
+}
+
+// connFlush records the calls that end a batch and whose reply stands for
+// the batch's replies: Do("EXEC") or Do("DISCARD") of an open transaction
+// (EXEC's reply lists the queued commands' replies), and Do("") sending a
+// pipeline (it returns the last reply, after reading every pending one).
+// A batch read reply by reply (Flush, then Receive for each command, or
+// Send("EXEC")) records no flush: that code counts the commands.
+func (redigo) connFlush(pass *analysis.Pass, call *ast.CallExpr) (Scope, bool) {
+	rc, ok := parseRedigo(pass.TypesInfo, call)
+	if !ok || rc.send || rc.script != nil || !rc.named {
+		return Scope{}, false
+	}
+	switch rc.name {
+	case "EXEC", "DISCARD":
+		if s := stateAt(pass, call, rc.conn); s.tx != nil {
+			return Scope{Kind: Tx, Node: s.tx, Client: s.txConn, InWatch: s.watch}, true
+		}
+	case "":
+		if s := stateAt(pass, call, rc.conn); s.tx == nil && s.pipe != nil {
+			return Scope{Kind: Pipeline, Node: s.pipe, Client: rc.conn}, true
+		}
+	}
+	return Scope{}, false
+}
+
+// --- the TTL moved into an acquire (LV101, LV102) ---
+
+// withTTLIn makes the acquire o carry ttl (source text in unit, from an
+// EXPIRE or PEXPIRE): SETNX k v becomes SET k v NX EX ttl (PX for
+// milliseconds), and SET k v NX gains EX ttl. SETNX replies 1 or 0 and SET
+// NX replies OK or nil, so a SETNX is rewritten only when its reply is not
+// read here: it is dropped, or it is queued (Send, or Do inside MULTI,
+// whose reply is QUEUED) and read from EXEC's reply, which LV102 requires
+// nobody reads.
+func (redigo) withTTLIn(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, bool) {
+	info := pass.TypesInfo
+	opt := map[Unit]string{Seconds: "EX", Millis: "PX"}[unit]
+	if o.Kind != Acquire || opt == "" {
+		return nil, false
+	}
+	rc, ok := parseRedigo(info, o.Call)
+	if !ok || rc.script != nil || rc.spread {
+		return nil, false
+	}
+	switch o.Method {
+	case "SETNX":
+		if len(rc.args) != 2 || !rc.send && o.Scope.Kind != Tx && !replyDropped(o.Cursor) {
+			return nil, false
+		}
+		return []analysis.TextEdit{
+			fixes.Replace(rc.cmd, `"SET"`),
+			{Pos: rc.args[1].End(), End: rc.args[1].End(), NewText: fmt.Appendf(nil, `, "NX", %q, %s`, opt, ttl)},
+		}, true
+	case "SET":
+		so := parseSetOpts(info, rc.args[2:])
+		if so.keepTTL || so.unknown || so.ttl != nil || !so.nx {
+			return nil, false
+		}
+		last := rc.args[len(rc.args)-1]
+		return []analysis.TextEdit{{Pos: last.End(), End: last.End(), NewText: fmt.Appendf(nil, `, %q, %s`, opt, ttl)}}, true
+	}
+	return nil, false
+}
+
+// withTTL: WithTTL calls withTTLIn instead.
+func (redigo) withTTL(*analysis.Pass, *Op, string) ([]analysis.TextEdit, bool) { return nil, false }
+
+// replyDropped reports whether the value a call returns is not kept: the
+// call is a statement, or its first result goes to _.
+func replyDropped(cur inspector.Cursor) bool {
+	switch p := cur.Parent().Node().(type) {
+	case *ast.ExprStmt, *ast.DeferStmt, *ast.GoStmt:
+		return true
+	case *ast.AssignStmt:
+		if len(p.Rhs) != 1 || len(p.Lhs) == 0 {
+			return false
+		}
+		id, ok := p.Lhs[0].(*ast.Ident)
+		return ok && id.Name == "_"
+	case *ast.ValueSpec:
+		return len(p.Values) == 1 && len(p.Names) > 0 && p.Names[0].Name == "_"
+	}
+	return false
+}
+
+// --- replies ---
+
+// redigoReader returns the cursor of the expression that yields the reply
+// of the call at cur, a conversion redis.X(c.Do(…)) around it or the call
+// itself, and the conversion's name ("" for none). ok is false when the
+// call's results are passed to another function.
+func redigoReader(info *types.Info, cur inspector.Cursor) (inspector.Cursor, string, bool) {
+	call := cur.Node().(*ast.CallExpr)
+	p, ok := cur.Parent().Node().(*ast.CallExpr)
+	if !ok || len(p.Args) != 1 || p.Args[0] != call {
+		return cur, "", true
+	}
+	fn, ok := typeutil.Callee(info, p).(*types.Func)
+	if !ok || fn.Pkg() == nil || redigoPaths[fn.Pkg().Path()] == "" || fn.Signature().Recv() != nil {
+		return cur, "", false
+	}
+	return cur.Parent(), fn.Name(), true
+}
+
+// reply: the variable the value is assigned to, through a conversion
+// (v, err := redis.String(c.Do("GET", k))) or not. A GET's raw value (a
+// []byte in an interface) equals no string, so it is not offered.
+func (redigo) reply(info *types.Info, o *Op) (ast.Expr, *types.Var) {
+	rcur, conv, ok := redigoReader(info, o.Cursor)
+	if !ok || conv == "" && o.Kind == Get {
+		return nil, nil
+	}
+	var first *ast.Ident
+	switch p := rcur.Parent().Node().(type) {
+	case *ast.AssignStmt:
+		if len(p.Lhs) == 2 && len(p.Rhs) == 1 {
+			first, _ = p.Lhs[0].(*ast.Ident)
+		}
+	case *ast.ValueSpec:
+		if len(p.Names) == 2 && len(p.Values) == 1 {
+			first = p.Names[0]
+		}
+	}
+	if first == nil || first.Name == "_" {
+		return nil, nil
+	}
+	v, _ := info.ObjectOf(first).(*types.Var)
+	return nil, v
+}
+
+// --- acquire outcomes (LV105) ---
+
+// outcome: SET NX replies the status "OK" when it set the key and nil when
+// the key is held; SETNX replies 1 or 0. How busy shows depends on the
+// conversion the reply goes through:
+//
+//	SET NX, raw reply            BusyNil: nil, nil when held
+//	SET NX, String/Bytes         BusyErr: "", redis.ErrNil when held
+//	SET NX, Bool/Int/Int64/…     BusyNever: "OK" is not a number or a
+//	                             bool, so the conversion fails whenever
+//	                             the key was set
+//	SETNX, Bool                  BusyFalse
+//	SETNX, Int/Int64/Uint64      BusyZero
+//	SETNX, raw reply             BusyZero, but only a dropped reply or an
+//	                             error-only read is described (the value is
+//	                             an int64 in an interface, and comparing it
+//	                             with 1 is always false)
+//	SETNX, String/Bytes/Float64  BusyNever: they reject an integer
+//
+// A queued SET (Send, or Do in a transaction) has no reply here.
+func (redigo) outcome(info *types.Info, o *Op) (Outcome, bool) {
+	if o.Kind != Acquire || o.Scope.Kind != Direct {
+		return Outcome{}, false
+	}
+	rc, ok := parseRedigo(info, o.Call)
+	if !ok || rc.send || rc.script != nil {
+		return Outcome{}, false
+	}
+	set := o.Method == "SET"
+	if set && parseSetOpts(info, rc.args[2:]).get {
+		return Outcome{}, false // SET NX GET replies the old value
+	}
+	out := Outcome{Expr: o.Call, ExprCursor: o.Cursor, Accessor: o.Call}
+	rcur, conv, ok := redigoReader(info, o.Cursor)
+	if !ok {
+		return out, true // passed on: ReadOther
+	}
+	if conv != "" {
+		out.Accessor = rcur.Node().(*ast.CallExpr)
+		out.Expr, out.ExprCursor = out.Accessor, rcur
+	}
+	raw := conv == ""
+	switch {
+	case set && raw:
+		out.Busy = BusyNil
+	case set && (conv == "String" || conv == "Bytes"):
+		out.Busy = BusyErr
+	case set && (conv == "Bool" || conv == "Int" || conv == "Int64" || conv == "Uint64" || conv == "Float64"):
+		out.Busy = BusyNever
+	case !set && conv == "Bool":
+		out.Busy = BusyFalse
+	case !set && (raw || conv == "Int" || conv == "Int64" || conv == "Uint64"):
+		out.Busy = BusyZero
+	case !set && (conv == "String" || conv == "Bytes" || conv == "Float64"):
+		out.Busy = BusyNever
+	default:
+		return out, true // another conversion: not followed
+	}
+	blank := func(e ast.Expr) bool {
+		id, ok := e.(*ast.Ident)
+		return ok && id.Name == "_"
+	}
+	ident := func(e ast.Expr) ast.Expr {
+		if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
+			return id
+		}
+		return nil
+	}
+	var lhs []ast.Expr
+	switch p := out.ExprCursor.Parent().Node().(type) {
+	case *ast.ExprStmt:
+		out.Read, out.Stmt = ReadNone, p
+		return out, true
+	case *ast.AssignStmt:
+		if len(p.Rhs) != 1 || len(p.Lhs) != 2 || p.Tok != token.DEFINE && p.Tok != token.ASSIGN {
+			return out, true
+		}
+		lhs, out.Stmt = p.Lhs, p
+	case *ast.ValueSpec:
+		if len(p.Values) != 1 || len(p.Names) != 2 {
+			return out, true
+		}
+		lhs, out.Stmt = []ast.Expr{p.Names[0], p.Names[1]}, p
+	default:
+		return out, true
+	}
+	for _, l := range lhs {
+		if !blank(l) && ident(l) == nil {
+			out.Stmt = nil // a field or an index: not followed
+			return out, true
+		}
+	}
+	out.Value, out.Err = ident(lhs[0]), ident(lhs[1])
+	switch {
+	case out.Value != nil && out.Err != nil:
+		out.Read = ReadBoth
+	case out.Value != nil:
+		out.Read = ReadValue
+	case out.Err != nil:
+		out.Read = ReadErr
+	default:
+		out.Read = ReadNone
+	}
+	if raw && !set && (out.Read == ReadValue || out.Read == ReadBoth) {
+		out.Read, out.Value, out.Err, out.Stmt = ReadOther, nil, nil, nil
+	}
+	return out, true
+}
+
+// busyErr: redis.ErrNil, what the conversions return for a nil reply.
+func (redigo) busyErr(info *types.Info, _ *Op, e ast.Expr) bool {
+	var id *ast.Ident
+	switch x := e.(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return false
+	}
+	v, ok := info.ObjectOf(id).(*types.Var)
+	return ok && v.Pkg() != nil && redigoPaths[v.Pkg().Path()] != "" && v.Name() == "ErrNil" && v.Parent() == v.Pkg().Scope()
+}
+
+func (redigo) busyTest(*types.Info, *Op, *ast.CallExpr) (ast.Expr, bool) { return nil, false }
+
+// readBoth: `_, err := read` becomes `name, err := read`.
+func (redigo) readBoth(out Outcome, name string) ([]analysis.TextEdit, bool) {
+	as := out.Stmt.(*ast.AssignStmt)
+	if len(as.Lhs) != 2 {
+		return nil, false
+	}
+	if id, ok := as.Lhs[0].(*ast.Ident); !ok || id.Name != "_" {
+		return nil, false
+	}
+	return []analysis.TextEdit{fixes.Replace(as.Lhs[0], name)}, true
+}
+
+// --- owner-checked release (LV201, LV202) ---
+
+// unlockDoc is the comment on a release script variable a fix declares.
+const unlockDoc = `unlockScript deletes a lock only while it still holds the token it was
+acquired with (KEYS[1] the lock key, ARGV[1] the token).`
+
+// releases rewrites DEL key into an owner-checked release. DEL, DELEX and
+// the compare-and-delete script all reply an integer (1 deleted, 0 not)
+// through the same results as the call they replace, so the code around
+// it keeps compiling and reads the same meaning:
+//
+//	c.Do("DEL", key)        → c.Do("DELEX", key, "IFEQ", token)  (Redis ≥ 8.4)
+//	c.Do("DEL", key)        → unlockScript.Do(c, key, token)
+//	c.Send("DEL", key)      → unlockScript.Send(c, key, token)   (EVAL: no NOSCRIPT in a batch)
+//	c.DoContext(ctx, …)     → unlockScript.DoContext(ctx, c, key, token)
+//
+// DoWithTimeout has no script counterpart: DELEX only.
+func (redigo) releases(pass *analysis.Pass, o *Op, tok string, opts ReleaseOptions) []Release {
+	rc, ok := parseRedigo(pass.TypesInfo, o.Call)
+	if !ok || rc.script != nil || rc.spread || len(rc.args) != 1 {
+		return nil
+	}
+	var out []Release
+	if opts.DelEx {
+		out = append(out, Release{Kind: ReleaseDelEx, Edits: []analysis.TextEdit{
+			fixes.Replace(rc.cmd, `"DELEX"`),
+			{Pos: rc.args[0].End(), End: rc.args[0].End(), NewText: []byte(`, "IFEQ", ` + tok)},
+		}})
+	}
+	plan := func(pkg *types.Package) (string, []analysis.TextEdit, bool) {
+		return NewScriptVars(pass).varArgs(o.Call.Pos(), pkg, "NewScript", redigo{}.scriptCtorArgs(), "unlockScript", unlockDoc, lua.UnlockSrc, unlockLike)
+	}
+	if edits, ok := redigoRun(pass, o, rc, plan, []string{fixes.Text(pass.Fset, rc.args[0])}, []string{tok}); ok {
+		out = append(out, Release{Kind: ReleaseScript, Edits: edits})
+	}
+	return out
+}
+
+// redigoRun writes the run of a script variable (named by plan, which may
+// also declare it) in place of the command o sent by rc, with keys and
+// args (source text): Do, Send or DoContext as rc was sent.
+func redigoRun(pass *analysis.Pass, o *Op, rc *redigoCall, plan func(*types.Package) (string, []analysis.TextEdit, bool), keys, args []string) ([]analysis.TextEdit, bool) {
+	info := pass.TypesInfo
+	if rc.method == "DoWithTimeout" {
+		return nil, false
+	}
+	pkg := rc.fn.Pkg()
+	ctor, ok := pkg.Scope().Lookup("NewScript").(*types.Func)
+	if !ok || ctor.Signature().Results().Len() != 1 {
+		return nil, false
+	}
+	method := "Do"
+	switch {
+	case rc.send:
+		method = "Send"
+	case rc.ctx != nil:
+		method = "DoContext"
+	}
+	m := methodOf(ctor.Signature().Results().At(0).Type(), pkg, method)
+	if m == nil {
+		return nil, false
+	}
+	connParam := 0
+	if rc.ctx != nil {
+		connParam = 1
+	}
+	if m.Signature().Params().Len() <= connParam || !types.AssignableTo(info.TypeOf(rc.conn), m.Signature().Params().At(connParam).Type()) ||
+		!sameResults(rc.fn.Signature(), m.Signature()) {
+		return nil, false
+	}
+	v, decl, ok := plan(pkg)
+	if !ok {
+		return nil, false
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s.%s(", v, method)
+	if rc.ctx != nil {
+		b.WriteString(fixes.Text(pass.Fset, rc.ctx) + ", ")
+	}
+	b.WriteString(fixes.Text(pass.Fset, rc.conn))
+	for _, a := range append(append([]string(nil), keys...), args...) {
+		b.WriteString(", " + a)
+	}
+	b.WriteString(")")
+	return append([]analysis.TextEdit{fixes.Replace(o.Call, b.String())}, decl...), true
+}
+
+// --- owner-checked renewal (LV203) ---
+
+// renewable: EXPIRE and PEXPIRE, alone or with XX (a held lock has a TTL).
+func (redigo) renewable(o *Op) bool {
+	if o.Method != "EXPIRE" && o.Method != "PEXPIRE" {
+		return false
+	}
+	var opts []ast.Expr
+	for i, a := range o.Call.Args {
+		if a == o.TTL {
+			opts = o.Call.Args[i+1:]
+		}
+	}
+	for _, e := range opts {
+		lit, ok := ast.Unparen(e).(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return false
+		}
+		if s, err := strconv.Unquote(lit.Value); err != nil || !strings.EqualFold(s, "XX") {
+			return false
+		}
+	}
+	return true
+}
+
+// scriptCtorFor: scripts come from NewScript in the package of the call.
+func (redigo) scriptCtorFor(pass *analysis.Pass, o *Op) (*types.Package, string, bool) {
+	fn, ok := typeutil.Callee(pass.TypesInfo, o.Call).(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return nil, "", false
+	}
+	if _, ok := fn.Pkg().Scope().Lookup("NewScript").(*types.Func); !ok {
+		return nil, "", false
+	}
+	return fn.Pkg(), "NewScript", true
+}
+
+// scriptCtorArgs: redis.NewScript takes the key count first, and
+// lockvet's canonical scripts take one key.
+func (redigo) scriptCtorArgs() []string { return []string{"1"} }
+
+// ttlArg: the renewal script takes milliseconds; EXPIRE's whole seconds
+// are multiplied by 1000, PEXPIRE's milliseconds pass as they are. A TTL
+// that is not an integer (a time.Duration, sent as "30s": LV104's finding)
+// or a constant below 1 gets no rewrite.
+func (redigo) ttlArg(pass *analysis.Pass, o *Op) (string, []analysis.TextEdit, bool) {
+	info := pass.TypesInfo
+	if o.TTL == nil || !integer(info, o.TTL) {
+		return "", nil, false
+	}
+	text := fixes.Text(pass.Fset, o.TTL)
+	v := constInt(info, o.TTL)
+	if v != nil && *v < 1 {
+		return "", nil, false
+	}
+	switch o.TTLUnit {
+	case Millis:
+		return text, nil, true
+	case Seconds:
+		if _, lit := ast.Unparen(o.TTL).(*ast.BasicLit); lit && v != nil {
+			return strconv.FormatInt(*v*1000, 10), nil, true
+		}
+		switch ast.Unparen(o.TTL).(type) {
+		case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr, *ast.IndexExpr, *ast.BasicLit:
+		default:
+			text = "(" + text + ")"
+		}
+		return text + "*1000", nil, true
+	}
+	return "", nil, false
+}
+
+// integer reports whether e is of an integer type other than
+// time.Duration, or an untyped integer constant.
+func integer(info *types.Info, e ast.Expr) bool {
+	t := info.TypeOf(e)
+	if t == nil || isDuration(t) {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+// runScript writes v.Do(c, keys…, args…) (Send, DoContext likewise) in
+// place of the command o. EXPIRE and the renewal script both reply 1 or 0
+// through the same results, so every use of the reply still holds.
+func (redigo) runScript(pass *analysis.Pass, o *Op, v string, keys, args []string) ([]analysis.TextEdit, bool) {
+	rc, ok := parseRedigo(pass.TypesInfo, o.Call)
+	if !ok || rc.script != nil {
+		return nil, false
+	}
+	plan := func(*types.Package) (string, []analysis.TextEdit, bool) { return v, nil, true }
+	return redigoRun(pass, o, rc, plan, keys, args)
+}
