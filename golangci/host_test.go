@@ -83,6 +83,45 @@ func TestGolangciLintHost(t *testing.T) {
 	t.Run("fix", func(t *testing.T) {
 		testFix(t, bin, example)
 	})
+
+	// A lockvet:ignore directive suppresses the finding under
+	// golangci-lint as it does in-process.
+	t.Run("suppression", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "example")
+		if err := copyTree(example, dir); err != nil {
+			t.Fatal(err)
+		}
+		before := expectedIssues(t, dir, &analyzer.Config{})
+		ignoreFirst(t, filepath.Join(dir, "scheduler", "scheduler.go"), "// LV101:")
+		want := expectedIssues(t, dir, &analyzer.Config{})
+		if len(want) >= len(before) {
+			t.Fatalf("the directive suppressed nothing in-process: %d issues, %d before", len(want), len(before))
+		}
+		compareIssues(t, runGolangci(t, bin, dir, testConfig(t, `{}`, "strict")), want)
+	})
+}
+
+// ignoreFirst puts a lockvet:ignore directive for the marker's check
+// above the first line of file that holds marker ("// LV101:").
+func ignoreFirst(t *testing.T, file, marker string) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	for i, line := range lines {
+		if j := strings.Index(line, marker); j >= 0 {
+			id := strings.TrimSuffix(strings.TrimPrefix(marker, "// "), ":")
+			indent := line[:len(line)-len(strings.TrimLeft(line, "\t"))]
+			lines = slices.Insert(lines, i, indent+"//lockvet:ignore "+id+" -- host test: suppressed on purpose\n")
+			if err := os.WriteFile(file, []byte(strings.Join(lines, "")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+	}
+	t.Fatalf("%s: no %q", file, marker)
 }
 
 // buildCustomGolangci does what `golangci-lint custom` does with a local

@@ -24,7 +24,17 @@
 //	                    selects which fixes are offered
 //	-include-generated  also report findings in generated files
 //	-test=false         do not analyze test files
-//	-json               print JSON in the shape of go vet -json
+//	-format F           output: text (default), json (go vet -json's
+//	                    shape), sarif (SARIF 2.1.0 for code scanning),
+//	                    github (GitHub Actions annotations); see docs/ci.md
+//	-json               same as -format json
+//	-baseline FILE      report only findings not recorded in FILE
+//	-write-baseline FILE
+//	                    record the current findings in FILE; print nothing
+//	-new-from-rev REV   report only findings in functions changed since
+//	                    the git revision REV
+//	-sarif-suppressed=false
+//	                    leave findings suppressed in source out of SARIF
 //	-fix                apply the first suggested fix of each finding (fixes
 //	                    that overlap are skipped: run -fix again), gofmt the
 //	                    files, then analyze again and print what is left
@@ -37,7 +47,10 @@
 //
 // Exit status: 0 when there are no findings, 1 when there are, 2 on errors
 // (a package that does not load or type-check, a pattern matching
-// nothing, a bad flag). With -json the status is 0 or 2, as with go vet.
+// nothing, a bad flag). With -json the status is 0 or 2, as with go vet;
+// sarif and github exit like text. Findings suppressed in source
+// (//lockvet:ignore ID -- reason), or left out by -baseline or
+// -new-from-rev, do not count.
 // Packages that fail are named on stderr; the others are still analyzed.
 //
 // Two subcommands serve operators:

@@ -68,12 +68,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case res == nil:
 	case o.diff:
 		s.diff(res)
+	case o.ci.writeBaseline != "":
+		s.writeBaseline(res)
 	case o.fix:
 		s.fix(res)
-	case o.json:
+	case o.format == "json":
 		if err := printJSON(stdout, res); err != nil {
 			s.fail("%v", err)
 		}
+	case o.format == "sarif":
+		s.sarif(res)
+	case o.format == "github":
+		s.github(res)
 	default:
 		printText(stdout, s.dir, res.findings)
 		s.found(len(res.findings))
@@ -107,9 +113,10 @@ func (s *session) found(n int) {
 	}
 }
 
-// analyze loads and analyzes the packages and prints the errors of the
-// packages that failed (once: -fix analyzes twice). It returns nil when
-// nothing could be loaded.
+// analyze loads and analyzes the packages, prints the errors of the
+// packages that failed (once: -fix analyzes twice) and keeps the findings
+// -baseline and -new-from-rev select. It returns nil when nothing could
+// be loaded.
 func (s *session) analyze() *result {
 	start := time.Now()
 	res, err := analyze(s.dir, s.patterns, s.o.tests, s.analyzers)
@@ -122,6 +129,9 @@ func (s *session) analyze() *result {
 			s.printed[e] = true
 			s.fail("%s", e)
 		}
+	}
+	if !s.selectNew(res) {
+		return nil
 	}
 	if s.o.verbose {
 		fmt.Fprintf(s.stderr, "lockvet: analyzed %d packages (%d with errors), %d findings, in %.1fs\n",
@@ -171,6 +181,7 @@ type finding struct {
 	analyzer *analysis.Analyzer
 	diag     analysis.Diagnostic
 	posn     token.Position
+	reason   string // for a suppressed finding, the directive's reason
 }
 
 // rule is the finding's rule ID, or the analyzer name when the diagnostic
@@ -179,10 +190,12 @@ func (f *finding) rule() string { return cmp.Or(f.diag.Category, f.analyzer.Name
 
 // result is what an analysis run produced.
 type result struct {
-	findings []*finding // deduplicated, sorted by position
-	errors   []string   // one line per broken package or failed analysis
-	packages int        // root packages analyzed (test variants count once)
-	broken   int        // root packages that failed to load or type-check
+	findings   []*finding        // deduplicated, sorted by position
+	suppressed []*finding        // what lockvet:ignore directives suppressed, sorted
+	sources    map[string][]byte // file contents, read on demand
+	errors     []string          // one line per broken package or failed analysis
+	packages   int               // root packages analyzed (test variants count once)
+	broken     int               // root packages that failed to load or type-check
 	// actionErrs are per-package errors for the JSON tree: package ID →
 	// analyzer name → message.
 	actionErrs map[string]map[string]string
@@ -250,7 +263,14 @@ func analyze(dir string, patterns []string, tests bool, analyzers []*analysis.An
 			seen[k] = true
 			res.findings = append(res.findings, f)
 		}
+		for _, f := range suppressedFindings(act) {
+			if k := (key{f.posn, fset.Position(f.diag.End), f.rule(), f.diag.Message}); !seen[k] {
+				seen[k] = true
+				res.suppressed = append(res.suppressed, f)
+			}
+		}
 	}
+	slices.SortStableFunc(res.suppressed, compareFindings)
 	slices.SortStableFunc(res.findings, func(a, b *finding) int {
 		return cmp.Or(
 			cmp.Compare(a.posn.Filename, b.posn.Filename),

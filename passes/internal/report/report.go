@@ -40,6 +40,15 @@ type Result struct {
 	Suppressed []Suppressed
 }
 
+// EachSuppressed calls f for every suppressed finding, in report order.
+// Code outside passes/ cannot name this package's types; it reaches the
+// suppressed findings through this method (analyzer.Suppressions).
+func (r *Result) EachSuppressed(f func(d analysis.Diagnostic, reason string, directive token.Pos)) {
+	for _, s := range r.Suppressed {
+		f(s.Diagnostic, s.Reason, s.Directive)
+	}
+}
+
 // ResultType is the analyzer ResultType of every check.
 var ResultType = reflect.TypeFor[*Result]()
 

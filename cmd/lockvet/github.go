@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lockvet/lockvet/analyzer"
+)
+
+// -format github prints GitHub Actions workflow commands: each finding
+// becomes an annotation on its file and lines in the pull request and the
+// run summary,
+//
+//	::error file=jobs/run.go,line=41,col=3,endLine=41,endColumn=30,title=LV101::message
+//
+// at the level of the rule's severity. Related positions and the
+// documentation link follow the message on lines of their own. Paths are
+// relative to the repository root, where the workflow checks out the code.
+
+// printGitHub prints the findings and error lines of res.
+func printGitHub(w io.Writer, res *result, root string) {
+	for _, e := range res.errors {
+		fmt.Fprintf(w, "::error title=%s::%s\n", escapeProperty("lockvet"), escapeData(e))
+	}
+	for _, f := range res.findings {
+		level, url := "warning", ""
+		if r := analyzer.Lookup(f.rule()); r != nil {
+			level, url = string(r.Severity), r.URL()
+			if level != "error" && level != "warning" {
+				level = "warning"
+			}
+		}
+		fset := f.pkg.Fset
+		start := fset.Position(f.diag.Pos)
+		file := start.Filename
+		if rel, ok := relTo(root, file); ok {
+			file = rel
+		}
+		props := []string{
+			"file=" + escapeProperty(file),
+			fmt.Sprintf("line=%d", start.Line),
+			fmt.Sprintf("col=%d", res.column(start)),
+		}
+		if f.diag.End.IsValid() && f.diag.End > f.diag.Pos {
+			end := fset.Position(f.diag.End)
+			props = append(props, fmt.Sprintf("endLine=%d", end.Line))
+			if end.Line == start.Line {
+				// GitHub takes endColumn only on one-line annotations.
+				props = append(props, fmt.Sprintf("endColumn=%d", res.column(end)))
+			}
+		}
+		props = append(props, "title="+escapeProperty(f.rule()))
+
+		msg := f.diag.Message
+		for _, r := range f.diag.Related {
+			p := fset.Position(r.Pos)
+			name := p.Filename
+			if rel, ok := relTo(root, name); ok {
+				name = rel
+			}
+			msg += fmt.Sprintf("\n%s:%d:%d: %s", name, p.Line, res.column(p), r.Message)
+		}
+		if url != "" {
+			msg += "\n" + url
+		}
+		fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), escapeData(msg))
+	}
+}
+
+// escapeData escapes a workflow command's message, as @actions/core does.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty escapes a workflow command's property value, which also
+// cannot hold the separators ':' and ','.
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
