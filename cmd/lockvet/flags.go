@@ -13,6 +13,8 @@ import (
 // options is the parsed command line.
 type options struct {
 	json    bool
+	format  string // text, json, sarif or github
+	ci      ciFlags
 	fix     bool
 	diff    bool
 	explain string
@@ -76,7 +78,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, []string, error) {
 	o := &options{tests: true}
 	fs := flag.NewFlagSet("lockvet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.BoolVar(&o.json, "json", false, "print findings as JSON, in the shape of go vet -json (exit status 0 even with findings)")
+	fs.BoolVar(&o.json, "json", false, "same as -format json")
+	fs.StringVar(&o.format, "format", "text", "output `format`: text, json (go vet -json's shape; exit status 0 even with findings), sarif (SARIF 2.1.0, for code scanning), github (GitHub Actions annotations)")
+	o.ci.register(fs)
 	fs.BoolVar(&o.fix, "fix", false, "apply the first suggested fix of each finding; print the findings left")
 	fs.BoolVar(&o.diff, "diff", false, "print the changes -fix would make as a unified diff; change no file")
 	fs.StringVar(&o.explain, "explain", "", "print the documentation of a check (`ID` or name) and exit")
@@ -96,8 +100,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, []string, error) {
 		fmt.Fprintln(stderr, "run 'lockvet -h' for usage")
 		return nil, nil, errReported
 	}
-	if o.json && (o.fix || o.diff) {
-		fmt.Fprintln(stderr, "lockvet: -json cannot be combined with -fix or -diff")
+	if err := o.checkFormat(); err != nil {
+		fmt.Fprintf(stderr, "lockvet: %v\n", err)
 		return nil, nil, errReported
 	}
 	patterns := fs.Args()
@@ -117,6 +121,7 @@ Usage:
 	go vet -vettool=$(which lockvet) [packages]
 
 Exit status: 0 no findings, 1 findings, 2 errors (with -json: 0 or 2).
+CI (SARIF, annotations, baseline, -new-from-rev): see docs/ci.md.
 
 Flags:
 `)
