@@ -14,6 +14,7 @@ import (
 	"reflect"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -125,6 +126,11 @@ type Op struct {
 	TTL     ast.Expr
 	TTLUnit Unit
 	NoTTL   bool
+	// TTLTrunc is, for a Duration TTL, the unit the client truncates it to
+	// before sending it (time.Second for rueidis' Ex, time.Millisecond for
+	// its Px): a positive TTL below TTLTrunc goes out as 0. Zero when the
+	// client rounds up or passes the duration on as is.
+	TTLTrunc time.Duration
 
 	// Script is the script source or SHA argument, or the script object
 	// the call runs on (Script.Run). Args are the script arguments.

@@ -51,6 +51,9 @@ func describe(fset *token.FileSet, op *redisops.Op) string {
 	if op.TTL != nil {
 		s += fmt.Sprintf(" ttl=%s/%s", text(op.TTL), unit(op.TTLUnit))
 	}
+	if op.TTLTrunc != 0 {
+		s += " trunc=" + op.TTLTrunc.String()
+	}
 	if op.NoTTL {
 		s += " nottl"
 	}

@@ -107,7 +107,11 @@ func (c *checker) ttl(op *redisops.Op) {
 		if op.TTLUnit == redisops.Duration && exact && v > 0 && v < int64(time.Millisecond) && isDuration(tv.Type) {
 			if decl, ok := c.unitless(e, 0); ok {
 				c.nanoConst(op, v, decl)
+				return
 			}
+		}
+		if op.TTLUnit == redisops.Duration && exact && v > 0 && v < int64(op.TTLTrunc) && isDuration(tv.Type) {
+			c.truncated(op, e, nil, nil, v)
 		}
 		return
 	}
@@ -126,7 +130,11 @@ func (c *checker) ttl(op *redisops.Op) {
 		if exact && v > 0 && v < int64(time.Millisecond) && isDuration(tv.Type) {
 			if _, ok := c.unitless(src, 0); ok {
 				c.nanoVar(op, e, src, def, v)
+				return
 			}
+		}
+		if exact && v > 0 && v < int64(op.TTLTrunc) && isDuration(tv.Type) {
+			c.truncated(op, e, src, def, v)
 		}
 		return
 	}
@@ -214,6 +222,38 @@ func (c *checker) nanoVar(op *redisops.Op, e, src ast.Expr, def *ast.Ident, v in
 			fixes.Text(c.pass.Fset, e), time.Duration(v), consequence(op), v, v),
 		Related: []analysis.RelatedInformation{{Pos: src.Pos(), End: src.End(), Message: def.Name + " set here without a time unit"}},
 	})
+}
+
+// truncated reports a positive constant TTL below the unit the client
+// truncates the operation's time.Duration to (op.TTLTrunc: whole seconds
+// for a seconds command), which it therefore sends as 0. src and def are
+// the defining expression and the variable when e is a local variable.
+func (c *checker) truncated(op *redisops.Op, e, src ast.Expr, def *ast.Ident, v int64) {
+	unit, advice := "milliseconds", "pass a TTL of at least 1ms"
+	if op.TTLTrunc == time.Second {
+		unit, advice = "seconds", "pass a TTL of at least 1s, or set it in milliseconds (PX) if a shorter one was meant"
+	} else if op.TTLTrunc != time.Millisecond {
+		unit, advice = "multiples of "+op.TTLTrunc.String(), "pass a TTL of at least "+op.TTLTrunc.String()
+	}
+	var what string
+	switch op.Kind {
+	case redisops.Acquire:
+		what = "Redis rejects a SET with an expire time of 0, so the lock is never acquired"
+	case redisops.Expire:
+		what = "an expire of 0 deletes the key at once"
+	default:
+		what = "Redis rejects a SET with an expire time of 0, so the write always fails"
+	}
+	d := analysis.Diagnostic{
+		Pos: e.Pos(),
+		End: e.End(),
+		Message: fmt.Sprintf("TTL %s is %s, and the client truncates it to whole %s: it is sent as 0, and %s; %s",
+			fixes.Text(c.pass.Fset, e), time.Duration(v), unit, what, advice),
+	}
+	if def != nil {
+		d.Related = []analysis.RelatedInformation{{Pos: src.Pos(), End: src.End(), Message: def.Name + " set here"}}
+	}
+	c.r.Report(d)
 }
 
 // absoluteTTL reports a TTL computed from an absolute time.

@@ -83,7 +83,7 @@ func deleteLines(pass *analysis.Pass, pos, end token.Pos) analysis.TextEdit {
 // without breaking the code, or reports false when the call's result is
 // used. Accepted shapes:
 //
-//	call                      (also call.Err(), call.Val(), call.Result())
+//	call                      (also call.Err(), call.Val(), call.Error(), …)
 //	_ = call / _, _ = call.Result()
 //	if err := call.Err(); err != nil { … }     (no else; the whole if goes)
 //
@@ -91,7 +91,9 @@ func deleteLines(pass *analysis.Pass, pos, end token.Pos) analysis.TextEdit {
 // body is just that statement and whose condition has no calls (the whole
 // if goes: an empty branch is left for nobody).
 func Removable(info *types.Info, cur inspector.Cursor) (ast.Stmt, bool) {
-	// Climb through result accessors: call.Err(), call.Result(), call.Val().
+	// Climb through result accessors: call.Err(), call.Result(), call.Val()
+	// (go-redis), call.Error(), call.AsBool() (rueidis): any method called
+	// without arguments on the call's result.
 	c := cur
 	for {
 		sel, ok := c.Parent().Node().(*ast.SelectorExpr)
@@ -100,11 +102,9 @@ func Removable(info *types.Info, cur inspector.Cursor) (ast.Stmt, bool) {
 		}
 		outer, ok := c.Parent().Parent().Node().(*ast.CallExpr)
 		if !ok || outer.Fun != sel || len(outer.Args) != 0 {
-			break
+			return nil, false
 		}
-		switch sel.Sel.Name {
-		case "Err", "Result", "Val":
-		default:
+		if s, ok := info.Selections[sel]; !ok || s.Kind() != types.MethodVal {
 			return nil, false
 		}
 		c = c.Parent().Parent()

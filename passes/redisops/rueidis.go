@@ -1,0 +1,1009 @@
+package redisops
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/lockvet/lockvet/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/fixes"
+)
+
+// rueidisClient knows github.com/redis/rueidis: commands built with the
+// typed builder (client.B().Set().Key(k).Value(v).Nx().ExSeconds(30).Build())
+// and sent with Do or DoCache, or batched with DoMulti, and Lua scripts
+// run with (*Lua).Exec. (rueidiscompat, the go-redis-shaped adapter, is
+// the go-redis adapter's.)
+//
+// A command is an operation only where its builder chain can be read:
+// written in the call, or assigned to a local variable from a chain in the
+// same function and used once. An op sent by Do or DoCache is the Do call
+// (its reply is read there); an op batched by DoMulti is the Build() call
+// of its element, in a Tx scope when the batch holds a MULTI, a Pipeline
+// scope otherwise, opened by the DoMulti call. Ops on a dedicated
+// connection after a WATCH sent on it in the same function are InWatch.
+//
+// Method is the Redis command (SETNX, SET, EXPIRE, …), or Exec for a Lua
+// script object.
+type rueidisClient struct{}
+
+func init() {
+	register(rueidisClient{}, []string{"Do", "DoCache", "DoMulti", "Build", "Exec"})
+}
+
+const (
+	rueidisPath     = "github.com/redis/rueidis"
+	rueidisCmdsPath = "github.com/redis/rueidis/internal/cmds"
+)
+
+func (rueidisClient) family(fn *types.Func) string {
+	switch fn.Pkg().Path() {
+	case rueidisPath, rueidisCmdsPath:
+		return "rueidis"
+	}
+	return ""
+}
+
+func (rueidisClient) scopeOpener(*types.Func) (ScopeKind, bool, int, bool) { return 0, false, 0, false }
+
+// scriptCtor: rueidis.NewLuaScript(src, opts…) and its variants
+// (ReadOnly, NoSha, Retryable).
+func (rueidisClient) scriptCtor(call *ast.CallExpr, fn *types.Func) (ast.Expr, bool) {
+	if fn.Pkg().Path() != rueidisPath || !strings.HasPrefix(fn.Name(), "NewLuaScript") || len(call.Args) == 0 {
+		return nil, false
+	}
+	if sig := fn.Signature(); sig.Recv() != nil {
+		return nil, false
+	}
+	return call.Args[0], true
+}
+
+// withTTL: the acquire's TTL always comes with its unit (withTTLIn).
+func (rueidisClient) withTTL(*analysis.Pass, *Op, string) ([]analysis.TextEdit, bool) {
+	return nil, false
+}
+
+// --- builder chains ---
+
+// rcmd is a command read from a builder chain.
+type rcmd struct {
+	name  string        // the Redis command: "SET", "SETNX", "EXPIRE", …
+	root  ast.Expr      // the builder the command method is called on (client.B())
+	cmd   *ast.CallExpr // the command method's call (….Set())
+	steps []rstep       // the methods after it, up to and including end
+	end   *ast.CallExpr // the Build() or Cache() call
+}
+
+type rstep struct {
+	name string
+	call *ast.CallExpr
+}
+
+// step returns the first step called name, or nil.
+func (c *rcmd) step(name string) *rstep {
+	for i := range c.steps {
+		if c.steps[i].name == name {
+			return &c.steps[i]
+		}
+	}
+	return nil
+}
+
+// arg is the single argument of the first step called name, or nil.
+func (c *rcmd) arg(name string) ast.Expr {
+	if s := c.step(name); s != nil && len(s.call.Args) == 1 && !s.call.Ellipsis.IsValid() {
+		return s.call.Args[0]
+	}
+	return nil
+}
+
+// parseChain reads the builder chain ending in the Build() or Cache() call
+// e. It fails for anything else.
+func parseChain(info *types.Info, e ast.Expr) *rcmd {
+	end, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	c := &rcmd{end: end}
+	x := ast.Expr(end)
+	for range 64 {
+		call, ok := ast.Unparen(x).(*ast.CallExpr)
+		if !ok {
+			return nil
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		fn, ok := typeutil.Callee(info, call).(*types.Func)
+		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != rueidisCmdsPath || fn.Signature().Recv() == nil {
+			return nil
+		}
+		if recvNamed(fn) == "Builder" {
+			if len(c.steps) == 0 {
+				return nil
+			}
+			c.name, c.root, c.cmd = strings.ToUpper(fn.Name()), sel.X, call
+			if n := c.steps[len(c.steps)-1].name; n != "Build" && n != "Cache" {
+				return nil
+			}
+			return c
+		}
+		c.steps = append([]rstep{{name: fn.Name(), call: call}}, c.steps...)
+		x = sel.X
+	}
+	return nil
+}
+
+// chainAt reads the command argument e of a Do, DoCache or DoMulti call:
+// a chain written there, or a local variable of body defined once from a
+// chain and used only there (at use). inline reports the former.
+func chainAt(info *types.Info, body *ast.BlockStmt, e ast.Expr) (c *rcmd, inline bool) {
+	if c := parseChain(info, e); c != nil {
+		return c, true
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || body == nil {
+		return nil, false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return nil, false
+	}
+	rhs, uses := localDef(info, body, v)
+	if rhs == nil || uses != 1 {
+		return nil, false
+	}
+	return parseChain(info, rhs), false
+}
+
+// localDef returns the expression the local variable v of body is defined
+// with, when that is its only assignment in body and its address is never
+// taken, and the number of its other uses.
+func localDef(info *types.Info, body *ast.BlockStmt, v *types.Var) (ast.Expr, int) {
+	if v.Pos() < body.Pos() || v.Pos() >= body.End() {
+		return nil, 0
+	}
+	var rhs ast.Expr
+	writes, uses := 0, 0
+	is := func(e ast.Expr) bool {
+		x, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && info.ObjectOf(x) == v
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if info.Uses[n] == v {
+				uses++
+			}
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if is(l) {
+					writes++
+					if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
+						rhs = n.Rhs[i]
+					} else if n.Tok != token.DEFINE {
+						uses-- // counted as a use above
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if info.Defs[name] == v {
+					writes++
+					if len(n.Names) == len(n.Values) {
+						rhs = n.Values[i]
+					}
+				}
+			}
+		case *ast.IncDecStmt:
+			if is(n.X) {
+				writes++
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && is(n.X) {
+				writes++
+			}
+		case *ast.RangeStmt:
+			if n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value) {
+				writes++
+			}
+		}
+		return true
+	})
+	if writes != 1 {
+		return nil, 0
+	}
+	return rhs, uses
+}
+
+// cursorAt is the cursor at n.
+func cursorAt(pass *analysis.Pass, n ast.Node) (inspector.Cursor, bool) {
+	in, ok := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	if !ok {
+		return inspector.Cursor{}, false
+	}
+	c, ok := in.Root().FindByPos(n.Pos(), n.End())
+	if !ok || c.Node() != n {
+		return inspector.Cursor{}, false
+	}
+	return c, true
+}
+
+// funcBody is the body of the innermost function around cur.
+func funcBody(cur inspector.Cursor) *ast.BlockStmt {
+	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		switch n := c.Node().(type) {
+		case *ast.FuncDecl:
+			return n.Body
+		case *ast.FuncLit:
+			return n.Body
+		}
+	}
+	return nil
+}
+
+// rueidisSend reports whether fn is the client method name (Do, DoCache,
+// DoMulti) of rueidis.
+func rueidisSend(fn *types.Func, name string) bool {
+	return fn.Pkg() != nil && fn.Pkg().Path() == rueidisPath && fn.Name() == name && fn.Signature().Recv() != nil
+}
+
+// --- operations ---
+
+func (r rueidisClient) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op {
+	info := pass.TypesInfo
+	switch {
+	case fn.Pkg().Path() == rueidisCmdsPath && fn.Name() == "Build":
+		return r.batched(pass, call)
+	case rueidisSend(fn, "Do") || rueidisSend(fn, "DoCache"):
+		if len(call.Args) < 2 {
+			return nil
+		}
+		cur, ok := cursorAt(pass, call)
+		if !ok {
+			return nil
+		}
+		body := funcBody(cur)
+		c, _ := chainAt(info, body, call.Args[1])
+		if c == nil {
+			return nil
+		}
+		op := r.fromChain(info, call, c)
+		if op == nil {
+			return nil
+		}
+		op.Recv = ast.Unparen(call.Fun).(*ast.SelectorExpr).X
+		op.Scope.InWatch = r.watched(info, body, op.Recv, call.Pos())
+		return op
+	case fn.Name() == "Exec" && recvNamed(fn) == "Lua" && fn.Pkg().Path() == rueidisPath:
+		// s.Exec(ctx, client, keys, args)
+		if len(call.Args) != 4 {
+			return nil
+		}
+		op := &Op{Kind: Script, Call: call, Client: "rueidis", Method: "Exec"}
+		op.Script = ast.Unparen(call.Fun).(*ast.SelectorExpr).X
+		op.Keys, op.KeysSpread = sliceElems(call.Args[2])
+		if lit, ok := ast.Unparen(call.Args[3]).(*ast.CompositeLit); ok {
+			op.Args = lit.Elts
+		}
+		// rueidis.NewLuaScript(src).Exec(…)
+		if ctor, ok := ast.Unparen(op.Script).(*ast.CallExpr); ok {
+			if cfn, ok := typeutil.Callee(info, ctor).(*types.Func); ok && cfn.Pkg() != nil {
+				if src, ok := r.scriptCtor(ctor, cfn); ok {
+					if s := constString(info, src); s != nil {
+						op.ScriptSrc, op.ScriptSrcExpr = *s, src
+					}
+				}
+			}
+		}
+		return op
+	}
+	return nil
+}
+
+// batched builds the op for the Build() call of a command batched by
+// DoMulti: an argument of the DoMulti call, or assigned to a local
+// variable that is one.
+func (r rueidisClient) batched(pass *analysis.Pass, build *ast.CallExpr) *Op {
+	info := pass.TypesInfo
+	cur, ok := cursorAt(pass, build)
+	if !ok {
+		return nil
+	}
+	var multi *ast.CallExpr
+	switch p := cur.Parent().Node().(type) {
+	case *ast.CallExpr:
+		multi = p
+	case *ast.AssignStmt, *ast.ValueSpec:
+		// cmd := ….Build(); … DoMulti(ctx, …, cmd, …)
+		obj := assignedTo(info, cur)
+		v, ok := obj.(*types.Var)
+		body := funcBody(cur)
+		if !ok || body == nil {
+			return nil
+		}
+		if rhs, uses := localDef(info, body, v); rhs != build || uses != 1 {
+			return nil
+		}
+		ast.Inspect(body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && multi == nil {
+				for _, a := range call.Args {
+					if id, ok := ast.Unparen(a).(*ast.Ident); ok && info.Uses[id] == v {
+						multi = call
+					}
+				}
+			}
+			return multi == nil
+		})
+	}
+	if multi == nil || multi.Ellipsis.IsValid() || len(multi.Args) < 2 {
+		return nil
+	}
+	if fn, ok := typeutil.Callee(info, multi).(*types.Func); !ok || !rueidisSend(fn, "DoMulti") {
+		return nil
+	}
+	c := parseChain(info, build)
+	if c == nil {
+		return nil
+	}
+	op := r.fromChain(info, build, c)
+	if op == nil {
+		return nil
+	}
+	mcur, ok := cursorAt(pass, multi)
+	if !ok {
+		return nil
+	}
+	body := funcBody(mcur)
+	recv := ast.Unparen(multi.Fun).(*ast.SelectorExpr).X
+	op.Recv = recv
+	op.Scope = Scope{Kind: Pipeline, Node: multi, Client: recv, InWatch: r.watched(info, body, recv, multi.Pos())}
+	for _, a := range multi.Args[1:] {
+		if ac, _ := chainAt(info, body, a); ac != nil && ac.name == "MULTI" {
+			op.Scope.Kind = Tx
+		}
+	}
+	return op
+}
+
+// watched reports whether a WATCH was sent on the dedicated connection recv
+// (a variable) earlier in body: the optimistic check-then-set recipe.
+func (rueidisClient) watched(info *types.Info, body *ast.BlockStmt, recv ast.Expr, pos token.Pos) bool {
+	id, ok := ast.Unparen(recv).(*ast.Ident)
+	if !ok || body == nil {
+		return false
+	}
+	obj := info.Uses[id]
+	if obj == nil {
+		return false
+	}
+	// Only a dedicated connection keeps a WATCH for the commands after it.
+	if n, ok := types.Unalias(obj.Type()).(*types.Named); !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != rueidisPath || n.Obj().Name() != "DedicatedClient" {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if found || !ok || call.Pos() >= pos {
+			return !found
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || len(call.Args) < 2 {
+			return true
+		}
+		if x, ok := ast.Unparen(sel.X).(*ast.Ident); !ok || info.Uses[x] != obj {
+			return true
+		}
+		fn, ok := typeutil.Callee(info, call).(*types.Func)
+		if !ok || !rueidisSend(fn, "Do") && !rueidisSend(fn, "DoMulti") {
+			return true
+		}
+		for _, a := range call.Args[1:] {
+			if c, _ := chainAt(info, body, a); c != nil && c.name == "WATCH" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// fromChain builds the op of the command c, sent by call.
+func (rueidisClient) fromChain(info *types.Info, call *ast.CallExpr, c *rcmd) *Op {
+	op := &Op{Call: call, Client: "rueidis", Method: c.name}
+	key := func() bool {
+		k := c.arg("Key")
+		if k == nil {
+			return false
+		}
+		op.Keys = []ast.Expr{k}
+		return true
+	}
+	switch c.name {
+	case "SET":
+		if !key() {
+			return nil
+		}
+		op.Value = c.arg("Value")
+		op.Kind = Write
+		if c.step("Nx") != nil {
+			op.Kind = Acquire
+		}
+		for _, s := range c.steps {
+			if len(s.call.Args) != 1 {
+				continue
+			}
+			a := s.call.Args[0]
+			switch s.name {
+			case "Ex":
+				op.TTL, op.TTLUnit, op.TTLTrunc = a, Duration, time.Second
+			case "Px":
+				op.TTL, op.TTLUnit, op.TTLTrunc = a, Duration, time.Millisecond
+			case "ExSeconds":
+				op.TTL, op.TTLUnit = a, Seconds
+			case "PxMilliseconds":
+				op.TTL, op.TTLUnit = a, Millis
+			case "Exat", "Pxat", "ExatTimestamp", "PxatMillisecondsTimestamp":
+				op.TTL, op.TTLUnit = a, Time
+			}
+		}
+		// No expiry, or KEEPTTL, which leaves an absent key without one.
+		// (EX 0 is not "no TTL": the server rejects the SET.) SET takes a
+		// TTL, in seconds with ExSeconds.
+		if op.TTL == nil {
+			op.NoTTL, op.TTLUnit = op.Kind == Acquire, Seconds
+		}
+	case "SETNX":
+		if !key() {
+			return nil
+		}
+		op.Kind, op.Value, op.NoTTL = Acquire, c.arg("Value"), true
+	case "SETEX", "PSETEX":
+		if !key() {
+			return nil
+		}
+		op.Kind, op.Value, op.TTLUnit = Write, c.arg("Value"), Seconds
+		op.TTL = c.arg("Seconds")
+		if c.name == "PSETEX" {
+			op.TTL, op.TTLUnit = c.arg("Milliseconds"), Millis
+		}
+	case "GETSET":
+		if !key() {
+			return nil
+		}
+		op.Kind, op.Value, op.NoTTL = GetSet, c.arg("Value"), true
+	case "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT":
+		if !key() {
+			return nil
+		}
+		op.Kind = Expire
+		switch c.name {
+		case "EXPIRE":
+			op.TTL, op.TTLUnit = c.arg("Seconds"), Seconds
+		case "PEXPIRE":
+			op.TTL, op.TTLUnit = c.arg("Milliseconds"), Millis
+		case "EXPIREAT":
+			op.TTL, op.TTLUnit = c.arg("Timestamp"), Time
+		default:
+			op.TTL, op.TTLUnit = c.arg("MillisecondsTimestamp"), Time
+		}
+	case "DEL", "UNLINK":
+		op.Kind = Delete
+		for _, s := range c.steps {
+			if s.name != "Key" {
+				continue
+			}
+			if s.call.Ellipsis.IsValid() {
+				op.KeysSpread = true
+				continue
+			}
+			op.Keys = append(op.Keys, s.call.Args...)
+		}
+		if len(op.Keys) == 0 && !op.KeysSpread {
+			return nil
+		}
+	case "GET":
+		if !key() {
+			return nil
+		}
+		op.Kind = Get
+	case "DELEX":
+		if !key() {
+			return nil
+		}
+		switch {
+		case c.step("Ifeq") != nil:
+			op.Kind, op.Value = CompareDelete, c.arg("Ifeq")
+		case c.step("Ifdeq") != nil:
+			op.Kind, op.Value = CompareDelete, c.arg("Ifdeq")
+		case c.step("Ifne") != nil || c.step("Ifdne") != nil:
+			return nil
+		default:
+			op.Kind = Delete
+		}
+	case "EVAL", "EVALRO", "EVALSHA", "EVALSHARO":
+		op.Kind = Script
+		if s := c.step("Script"); s != nil && len(s.call.Args) == 1 {
+			op.Script = s.call.Args[0]
+			if src := constString(info, op.Script); src != nil {
+				op.ScriptSrc, op.ScriptSrcExpr = *src, op.Script
+			}
+		} else if s := c.step("Sha1"); s != nil && len(s.call.Args) == 1 {
+			op.Script = s.call.Args[0]
+		}
+		for _, s := range c.steps {
+			switch {
+			case s.name == "Key" && s.call.Ellipsis.IsValid():
+				op.KeysSpread = true
+			case s.name == "Key":
+				op.Keys = append(op.Keys, s.call.Args...)
+			case s.name == "Arg" && !s.call.Ellipsis.IsValid():
+				op.Args = append(op.Args, s.call.Args...)
+			}
+		}
+	default:
+		return nil
+	}
+	return op
+}
+
+// chainOf re-reads the builder chain of the op o, and reports whether it
+// is written in the op's call (not through a variable).
+func (rueidisClient) chainOf(o *Op) (*rcmd, bool) {
+	if o.Func == nil || o.Kind == Script && o.Method == "Exec" {
+		return nil, false
+	}
+	info := o.Func.info
+	if fn, ok := typeutil.Callee(info, o.Call).(*types.Func); ok && fn.Name() == "Build" {
+		return parseChain(info, o.Call), true
+	}
+	if len(o.Call.Args) < 2 {
+		return nil, false
+	}
+	return chainAt(info, o.Func.Body, o.Call.Args[1])
+}
+
+// sentBy reports whether o is a command sent on its own by one of the
+// client methods names (Do, DoCache).
+func sentBy(o *Op, names ...string) bool {
+	if o.Func == nil {
+		return false
+	}
+	fn, ok := typeutil.Callee(o.Func.info, o.Call).(*types.Func)
+	if !ok {
+		return false
+	}
+	for _, n := range names {
+		if rueidisSend(fn, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// withTTLIn adds an expiry in unit to a SETNX (which becomes SET … NX) or
+// a SET NX without one, written in the op's call: ExSeconds for seconds,
+// PxMilliseconds for milliseconds.
+func (r rueidisClient) withTTLIn(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, bool) {
+	if o.Kind != Acquire || !o.NoTTL {
+		return nil, false
+	}
+	c, inline := r.chainOf(o)
+	if c == nil || !inline || c.step("Keepttl") != nil {
+		return nil, false
+	}
+	var exp string
+	switch unit {
+	case Seconds:
+		exp = ".ExSeconds(" + ttl + ")"
+	case Millis:
+		exp = ".PxMilliseconds(" + ttl + ")"
+	default:
+		return nil, false
+	}
+	sel, ok := ast.Unparen(c.end.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	at := sel.X.End()
+	switch c.name {
+	case "SETNX":
+		csel, ok := ast.Unparen(c.cmd.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil, false
+		}
+		return []analysis.TextEdit{
+			fixes.Replace(csel.Sel, "Set"),
+			{Pos: at, End: at, NewText: []byte(".Nx()" + exp)},
+		}, true
+	case "SET":
+		return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(exp)}}, true
+	}
+	return nil, false
+}
+
+// --- outcome ---
+
+// outcome: SETNX answers 1 or 0, read by AsBool as true/false with a nil
+// error (BusyFalse); SET … NX answers OK or a nil reply, which every
+// accessor turns into rueidis.Nil (BusyErr; ToString gives "OK" or "").
+// NonRedisError reports only transport errors: a held key, like any
+// answer from the server, comes back as nil, as with BusyFalse.
+func (r rueidisClient) outcome(info *types.Info, o *Op) (Outcome, bool) {
+	c, _ := r.chainOf(o)
+	if c == nil || !sentBy(o, "Do") {
+		return Outcome{}, false
+	}
+	out := Outcome{Busy: BusyErr, Expr: o.Call, ExprCursor: o.Cursor}
+	switch {
+	case c.name == "SETNX":
+		out.Busy = BusyFalse
+	case c.name == "SET" && c.step("Get") == nil:
+	default:
+		return Outcome{}, false
+	}
+	cur := o.Cursor
+	read := readCmd
+	if sel, ok := cur.Parent().Node().(*ast.SelectorExpr); ok && sel.X == o.Call {
+		outer, ok := cur.Parent().Parent().Node().(*ast.CallExpr)
+		if !ok || outer.Fun != sel || len(outer.Args) != 0 {
+			return out, true
+		}
+		if fn, ok := typeutil.Callee(info, outer).(*types.Func); !ok || fn.Pkg() == nil || fn.Pkg().Path() != rueidisPath {
+			return out, true
+		}
+		switch sel.Sel.Name {
+		case "Error":
+			read = readErrOnly
+		case "NonRedisError":
+			read, out.Busy = readErrOnly, BusyFalse
+		case "AsBool", "ToString", "AsInt64", "ToInt64":
+			read = readPair
+		default:
+			return out, true
+		}
+		out.Accessor = outer
+		out.Expr, out.ExprCursor = outer, cur.Parent().Parent()
+	}
+	return shapeRead(out, read), true
+}
+
+// readShape is what an outcome's expression yields.
+type readShape uint8
+
+const (
+	readCmd     readShape = iota // the command value itself
+	readErrOnly                  // an error
+	readPair                     // a value and an error
+)
+
+// shapeRead fills in how out's expression (out.Expr at out.ExprCursor),
+// which yields what read says, is consumed.
+func shapeRead(out Outcome, read readShape) Outcome {
+	blank := func(e ast.Expr) bool {
+		id, ok := e.(*ast.Ident)
+		return ok && id.Name == "_"
+	}
+	ident := func(e ast.Expr) ast.Expr {
+		if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
+			return id
+		}
+		return nil
+	}
+	var lhs []ast.Expr
+	switch p := out.ExprCursor.Parent().Node().(type) {
+	case *ast.ExprStmt:
+		out.Read, out.Stmt = ReadNone, p
+		return out
+	case *ast.AssignStmt:
+		if len(p.Rhs) != 1 || (p.Tok != token.DEFINE && p.Tok != token.ASSIGN) {
+			return out
+		}
+		lhs, out.Stmt = p.Lhs, p
+	case *ast.ValueSpec:
+		if len(p.Values) != 1 {
+			return out
+		}
+		for _, n := range p.Names {
+			lhs = append(lhs, n)
+		}
+		out.Stmt = p
+	}
+	for _, l := range lhs {
+		if !blank(l) && ident(l) == nil {
+			out.Stmt = nil
+			return out
+		}
+	}
+	switch read {
+	case readCmd:
+		if len(lhs) == 1 && blank(lhs[0]) {
+			out.Read = ReadNone
+		} else {
+			out.Stmt = nil
+		}
+	case readErrOnly:
+		if lhs == nil {
+			out.Read, out.Err = ReadErr, out.Expr
+			return out
+		}
+		if out.Err = ident(lhs[0]); out.Err != nil {
+			out.Read = ReadErr
+		} else {
+			out.Read = ReadNone
+		}
+	case readPair:
+		if len(lhs) != 2 {
+			out.Stmt = nil
+			return out
+		}
+		out.Value, out.Err = ident(lhs[0]), ident(lhs[1])
+		switch {
+		case out.Value != nil && out.Err != nil:
+			out.Read = ReadBoth
+		case out.Value != nil:
+			out.Read = ReadValue
+		case out.Err != nil:
+			out.Read = ReadErr
+		default:
+			out.Read = ReadNone
+		}
+	}
+	return out
+}
+
+func (rueidisClient) busyErr(info *types.Info, _ *Op, e ast.Expr) bool {
+	var id *ast.Ident
+	switch x := e.(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return false
+	}
+	v, ok := info.ObjectOf(id).(*types.Var)
+	return ok && v.Pkg() != nil && v.Pkg().Path() == rueidisPath && v.Name() == "Nil" && v.Parent() == v.Pkg().Scope()
+}
+
+func (rueidisClient) busyTest(info *types.Info, _ *Op, call *ast.CallExpr) (ast.Expr, bool) {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != rueidisPath || fn.Name() != "IsRedisNil" || len(call.Args) != 1 {
+		return nil, false
+	}
+	return call.Args[0], true
+}
+
+// readBoth: `err := …Error()` becomes `name, err := …AsBool()`, and
+// `_, err := …AsBool()` names the value.
+func (rueidisClient) readBoth(out Outcome, name string) ([]analysis.TextEdit, bool) {
+	as := out.Stmt.(*ast.AssignStmt)
+	sel, ok := out.Accessor.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	switch {
+	case sel.Sel.Name == "Error" && len(as.Lhs) == 1:
+		return []analysis.TextEdit{
+			{Pos: as.Lhs[0].Pos(), End: as.Lhs[0].Pos(), NewText: []byte(name + ", ")},
+			fixes.Replace(sel.Sel, "AsBool"),
+		}, true
+	case sel.Sel.Name == "AsBool" && len(as.Lhs) == 2:
+		return []analysis.TextEdit{fixes.Replace(as.Lhs[0], name)}, true
+	}
+	return nil, false
+}
+
+// --- replies ---
+
+// reply: a RedisResult accessor that returns (value, error), assigned to
+// two variables, keeps the value in the first.
+func (rueidisClient) reply(info *types.Info, o *Op) (ast.Expr, *types.Var) {
+	if !sentBy(o, "Do", "DoCache") {
+		return nil, nil
+	}
+	sel, ok := o.Cursor.Parent().Node().(*ast.SelectorExpr)
+	if !ok || sel.X != o.Call {
+		return nil, nil
+	}
+	accessor := o.Cursor.Parent().Parent()
+	call, ok := accessor.Node().(*ast.CallExpr)
+	if !ok || call.Fun != sel || len(call.Args) != 0 {
+		return nil, nil
+	}
+	switch sel.Sel.Name {
+	case "ToString", "AsBool", "AsInt64", "ToInt64":
+	default:
+		return nil, nil
+	}
+	var first *ast.Ident
+	switch p := accessor.Parent().Node().(type) {
+	case *ast.AssignStmt:
+		if len(p.Lhs) == 2 && len(p.Rhs) == 1 {
+			first, _ = p.Lhs[0].(*ast.Ident)
+		}
+	case *ast.ValueSpec:
+		if len(p.Names) == 2 && len(p.Values) == 1 {
+			first = p.Names[0]
+		}
+	}
+	if first == nil || first.Name == "_" {
+		return nil, nil
+	}
+	v, _ := info.ObjectOf(first).(*types.Var)
+	return nil, v
+}
+
+// --- owner-checked release and renewal ---
+
+// rueidisUnlockDoc is the comment on a release script variable a fix
+// declares.
+const rueidisUnlockDoc = `unlockScript deletes a lock only while it still holds the token it was
+acquired with (KEYS[1] the lock key, ARGV[1] the token).`
+
+// releases rewrites a DEL of one key sent by Do, written in the call:
+// into DELEX key IFEQ token (Redis ≥ 8.4), and into a run of the
+// compare-and-delete script on the same client (a rueidis.Client: Lua
+// scripts do not run on a dedicated connection). Both answer 1 or 0, as
+// DEL of one key does, in the same RedisResult.
+func (r rueidisClient) releases(pass *analysis.Pass, o *Op, tok string, opts ReleaseOptions) []Release {
+	c, inline := r.chainOf(o)
+	if c == nil || !inline || !sentBy(o, "Do") || c.name != "DEL" && c.name != "UNLINK" {
+		return nil
+	}
+	fn, ok := typeutil.Callee(pass.TypesInfo, o.Call).(*types.Func)
+	if !ok {
+		return nil
+	}
+	key := fixes.Text(pass.Fset, o.Keys[0])
+	var out []Release
+	if opts.DelEx && methodOf(pass.TypesInfo.TypeOf(c.root), nil, "Delex") != nil {
+		text := fmt.Sprintf("%s.Delex().Key(%s).Ifeq(%s).Build()", fixes.Text(pass.Fset, c.root), key, tok)
+		out = append(out, Release{Kind: ReleaseDelEx, Edits: []analysis.TextEdit{fixes.Replace(c.end, text)}})
+	}
+	vars := NewScriptVars(pass)
+	if v, decl, ok := vars.Var(o.Call.Pos(), fn.Pkg(), "NewLuaScript", "unlockScript", rueidisUnlockDoc, lua.UnlockSrc, unlockLike); ok {
+		if run, ok := r.runScript(pass, o, v, []string{key}, []string{tok}); ok {
+			out = append(out, Release{Kind: ReleaseScript, Edits: append(decl, run...)})
+		}
+	}
+	return out
+}
+
+// renewable: EXPIRE and PEXPIRE, plain or XX, sent by Do and written in
+// the call (the replacement drops the chain).
+func (r rueidisClient) renewable(o *Op) bool {
+	c, inline := r.chainOf(o)
+	if c == nil || !inline || !sentBy(o, "Do") || c.name != "EXPIRE" && c.name != "PEXPIRE" {
+		return false
+	}
+	return c.step("Nx") == nil && c.step("Gt") == nil && c.step("Lt") == nil
+}
+
+func (rueidisClient) scriptCtorFor(pass *analysis.Pass, o *Op) (*types.Package, string, bool) {
+	fn, ok := typeutil.Callee(pass.TypesInfo, o.Call).(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != rueidisPath {
+		return nil, "", false
+	}
+	if _, ok := fn.Pkg().Scope().Lookup("NewLuaScript").(*types.Func); !ok {
+		return nil, "", false
+	}
+	return fn.Pkg(), "NewLuaScript", true
+}
+
+// runScript replaces client.Do(ctx, cmd) by v.Exec(ctx, client,
+// []string{keys…}, []string{args…}). Exec returns a RedisResult too, so
+// the reply is read the same way; the client must be a rueidis.Client.
+func (r rueidisClient) runScript(pass *analysis.Pass, o *Op, v string, keys, args []string) ([]analysis.TextEdit, bool) {
+	info := pass.TypesInfo
+	pkg, ctor, ok := r.scriptCtorFor(pass, o)
+	if !ok || !sentBy(o, "Do") || o.Recv == nil {
+		return nil, false
+	}
+	ctorFn := pkg.Scope().Lookup(ctor).(*types.Func)
+	if ctorFn.Signature().Results().Len() != 1 {
+		return nil, false
+	}
+	exec := methodOf(ctorFn.Signature().Results().At(0).Type(), pkg, "Exec")
+	if exec == nil || exec.Signature().Params().Len() != 4 || !types.AssignableTo(info.TypeOf(o.Recv), exec.Signature().Params().At(1).Type()) ||
+		!types.Identical(exec.Signature().Results(), typeutil.Callee(info, o.Call).(*types.Func).Signature().Results()) {
+		return nil, false
+	}
+	text := fmt.Sprintf("%s.Exec(%s, %s, []string{%s}, []string{%s})", v, fixes.Text(pass.Fset, o.Call.Args[0]),
+		fixes.Text(pass.Fset, o.Recv), strings.Join(keys, ", "), strings.Join(args, ", "))
+	return []analysis.TextEdit{fixes.Replace(o.Call, text)}, true
+}
+
+// ttlArg writes the TTL of an EXPIRE (seconds) or PEXPIRE (milliseconds)
+// as a string argument in milliseconds: a constant as a string literal,
+// anything else through strconv.FormatInt (importing strconv when the file
+// does not). A count derived from a time.Duration d (int64(d/time.Second),
+// int64(d.Seconds()), d.Milliseconds(), …) is passed as d.Milliseconds().
+func (rueidisClient) ttlArg(pass *analysis.Pass, o *Op) (string, []analysis.TextEdit, bool) {
+	info := pass.TypesInfo
+	var scale int64
+	switch o.TTLUnit {
+	case Seconds:
+		scale = 1000
+	case Millis:
+		scale = 1
+	default:
+		return "", nil, false
+	}
+	if v := constInt(info, o.TTL); v != nil {
+		if *v <= 0 || *v > (1<<62)/scale {
+			return "", nil, false
+		}
+		return fmt.Sprintf("%q", fmt.Sprint(*v*scale)), nil, true
+	}
+	ms := ""
+	if d := durationCount(info, o.TTL, time.Duration(scale)*time.Millisecond); d != nil {
+		ms = fixes.Text(pass.Fset, d)
+		switch ast.Unparen(d).(type) {
+		case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr, *ast.IndexExpr:
+		default:
+			ms = "(" + ms + ")"
+		}
+		ms += ".Milliseconds()"
+	} else {
+		ms = fixes.Text(pass.Fset, o.TTL)
+		if scale != 1 {
+			switch ast.Unparen(o.TTL).(type) {
+			case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr, *ast.IndexExpr, *ast.BasicLit:
+			default:
+				ms = "(" + ms + ")"
+			}
+			ms += " * 1000"
+		}
+	}
+	file := fileAt(pass, o.Call.Pos())
+	if file == nil {
+		return "", nil, false
+	}
+	name, edits, ok := fixes.Import(pass, file, "strconv", "strconv", o.Call.Pos())
+	if !ok {
+		return "", nil, false
+	}
+	return fmt.Sprintf("%s.FormatInt(%s, 10)", name, ms), edits, true
+}
+
+// durationCount matches an integer count of unit taken from a
+// time.Duration d: int64(d / unit), int64(d.Seconds()) (unit a second),
+// d.Milliseconds() (unit a millisecond). It returns d, or nil.
+func durationCount(info *types.Info, e ast.Expr, unit time.Duration) ast.Expr {
+	e = ast.Unparen(e)
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
+		// A conversion: int64(d / time.Second), int64(d.Seconds()).
+		x := ast.Unparen(call.Args[0])
+		if b, ok := x.(*ast.BinaryExpr); ok && b.Op == token.QUO && isDuration(info.TypeOf(b.X)) {
+			if v := constInt(info, b.Y); v != nil && *v == int64(unit) {
+				return b.X
+			}
+			return nil
+		}
+		return durationCount(info, x, unit)
+	}
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || !isSel || len(call.Args) != 0 || fn.Signature().Recv() == nil || !isDuration(fn.Signature().Recv().Type()) {
+		return nil
+	}
+	switch {
+	case fn.Name() == "Seconds" && unit == time.Second, fn.Name() == "Milliseconds" && unit == time.Millisecond:
+		return sel.X
+	}
+	return nil
+}

@@ -1,0 +1,142 @@
+package rueidis
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/go-redsync/redsync/v4"
+	rsrueidis "github.com/go-redsync/redsync/v4/redis/rueidis"
+	"github.com/redis/rueidis"
+	"github.com/redis/rueidis/rueidiscompat"
+	"github.com/redis/rueidis/rueidislock"
+)
+
+var ErrLocked = errors.New("locked")
+
+// The incident's shape: SETNX, then EXPIRE only if acquired.
+func setnxThenExpire(ctx context.Context, client rueidis.Client, key, token string) (bool, error) {
+	ok, err := client.Do(ctx, client.B().Setnx().Key(key).Value(token).Build()).AsBool()
+	if err != nil {
+		return false, err
+	}
+	if ok {
+		client.Do(ctx, client.B().Expire().Key(key).Seconds(30).Build()) // want `EXPIRE after SETNX acquired key without a TTL`
+	}
+	return ok, nil
+}
+
+// SET NX without an expiry, then PEXPIRE whose error is checked.
+func setNXThenPexpire(ctx context.Context, client rueidis.Client, key, token string, ttl time.Duration) error {
+	err := client.Do(ctx, client.B().Set().Key(key).Value(token).Nx().Build()).Error()
+	if rueidis.IsRedisNil(err) {
+		return ErrLocked
+	}
+	if err != nil {
+		return err
+	}
+	if err := client.Do(ctx, client.B().Pexpire().Key(key).Milliseconds(ttl.Milliseconds()).Build()).Error(); err != nil { // want `PEXPIRE after SET acquired key without a TTL: .*; pass the TTL to SET`
+		return err
+	}
+	return nil
+}
+
+// KEEPTTL on an absent key leaves it without a TTL too; multi-line chains.
+func keepTTL(ctx context.Context, client rueidis.Client, key string) {
+	err := client.Do(ctx, client.B().Set().
+		Key(key).
+		Value("x").
+		Nx().
+		Keepttl().
+		Build()).Error()
+	if err == nil {
+		client.Do(ctx, client.B().Expire().Key(key).Seconds(60).Build()) // want `EXPIRE after SET acquired key without a TTL`
+	}
+}
+
+// The acquire is built in a variable: reported, but the chain is not
+// rewritten.
+func viaVariable(ctx context.Context, client rueidis.Client, key, token string) error {
+	acquire := client.B().Setnx().Key(key).Value(token).Build()
+	if ok, err := client.Do(ctx, acquire).AsBool(); err != nil || !ok {
+		return err
+	}
+	return client.Do(ctx, client.B().Expire().Key(key).Seconds(10).Build()).Error() // want `EXPIRE after SETNX`
+}
+
+// GETSET takeover (old SETNX recipe): reported, no fix.
+func getSet(ctx context.Context, client rueidis.Client, key, token string) {
+	client.Do(ctx, client.B().Getset().Key(key).Value(token).Build())
+	client.Do(ctx, client.B().Expire().Key(key).Seconds(10).Build()) // want `EXPIRE after GETSET: GETSET clears the TTL`
+}
+
+// On a dedicated connection.
+func dedicated(ctx context.Context, client rueidis.Client, key, token string) error {
+	return client.Dedicated(func(c rueidis.DedicatedClient) error {
+		ok, err := c.Do(ctx, c.B().Setnx().Key(key).Value(token).Build()).AsBool()
+		if err != nil || !ok {
+			return err
+		}
+		c.Do(ctx, c.B().Expire().Key(key).Seconds(30).Build()) // want `EXPIRE after SETNX`
+		return nil
+	})
+}
+
+// rueidiscompat is go-redis shaped (the go-redis adapter's ops).
+func compat(ctx context.Context, client rueidis.Client, key, token string) {
+	c := rueidiscompat.NewAdapter(client)
+	if c.SetNX(ctx, key, token, 0).Val() {
+		c.Expire(ctx, key, 30*time.Second) // want `Expire after SetNX acquired key without a TTL`
+	}
+}
+
+// --- silent ---
+
+// SET NX with the TTL: correct.
+func correct(ctx context.Context, client rueidis.Client, key, token string, ttl time.Duration) error {
+	err := client.Do(ctx, client.B().Set().Key(key).Value(token).Nx().PxMilliseconds(ttl.Milliseconds()).Build()).Error()
+	if rueidis.IsRedisNil(err) {
+		return ErrLocked
+	}
+	return err
+}
+
+// EXPIRE of another key.
+func otherKey(ctx context.Context, client rueidis.Client, key string) {
+	client.Do(ctx, client.B().Setnx().Key(key).Value("t").Build())
+	client.Do(ctx, client.B().Expire().Key(key+":meta").Seconds(30).Build())
+}
+
+// EXPIRE before the acquire, on no path after it.
+func before(ctx context.Context, client rueidis.Client, key string) {
+	client.Do(ctx, client.B().Expire().Key(key).Seconds(30).Build())
+	client.Do(ctx, client.B().Setnx().Key(key).Value("t").Build())
+}
+
+// A command the chain of which cannot be seen.
+func unknown(ctx context.Context, client rueidis.Client, key string, cmd rueidis.Completed) {
+	client.Do(ctx, cmd)
+	client.Do(ctx, client.B().Expire().Key(key).Seconds(30).Build())
+}
+
+// rueidislock takes and renews its locks itself.
+func withLocker(ctx context.Context, locker rueidislock.Locker) error {
+	ctx, cancel, err := locker.WithContext(ctx, "job")
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	<-ctx.Done()
+	return nil
+}
+
+// redsync over rueidis.
+func withRedsync(client rueidis.Client) error {
+	rs := redsync.New(rsrueidis.NewPool(rueidiscompat.NewAdapter(client)))
+	m := rs.NewMutex("job", redsync.WithExpiry(30*time.Second))
+	if err := m.Lock(); err != nil {
+		return err
+	}
+	_, err := m.Unlock()
+	return err
+}
