@@ -213,6 +213,9 @@ func rueidisClient(t *testing.T, be backend) rueidis.Client {
 func memcachedStore(t *testing.T) (*memcache.Client, store) {
 	srv := redistest.Memcached(t)
 	mc := memcache.New(srv.Addr)
+	// gomemcache's default 500 ms I/O timeout fails on a loaded CI machine;
+	// the scenarios measure TTLs in seconds, not latency.
+	mc.Timeout = 5 * time.Second
 	return mc, store{
 		value: func(key string) string {
 			it, err := mc.Get(key)
