@@ -159,9 +159,17 @@ func plainOf(info *types.Info, locks *lockid.Locks, op *redisops.Op, key ast.Exp
 		}
 	}
 	for _, a := range locks.Acquires() {
-		if a.Func != op.Func && keyid.SameShape(info, a.Key(), key) {
+		if a.Func != op.Func && keyid.SameShape(info, a.Key(), key) && shapeNamed(info, a, op, key) {
 			return &lockid.Lock{Acquire: a, Evidence: lockid.SameShape}
 		}
 	}
 	return nil
+}
+
+// shapeNamed is the rule for bare literal keys: across functions they
+// pair only when the key or a function is named like a lock.
+func shapeNamed(info *types.Info, a, op *redisops.Op, key ast.Expr) bool {
+	_, la := ast.Unparen(a.Key()).(*ast.BasicLit)
+	_, lb := ast.Unparen(key).(*ast.BasicLit)
+	return !la || !lb || lockid.Named(info, a) || lockid.Named(info, op)
 }

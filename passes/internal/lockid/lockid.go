@@ -76,7 +76,7 @@ func (l *Locks) Of(op *redisops.Op, key ast.Expr) *Lock {
 		return lk
 	}
 	for _, i := range l.acquiresShaped(key) {
-		if a := l.acquires[i]; a.Func != op.Func && keyid.SameShape(l.pass.TypesInfo, a.Key(), key) {
+		if a := l.acquires[i]; a.Func != op.Func && keyid.SameShape(l.pass.TypesInfo, a.Key(), key) && l.shapeNamed(a, op, key) {
 			return &Lock{Acquire: a, Evidence: SameShape}
 		}
 	}
@@ -173,4 +173,18 @@ func (l *Locks) callsOf(fn *types.Func) []*ast.CallExpr {
 		}
 	}
 	return l.calls[fn]
+}
+
+// shapeNamed reports whether a shape match of a's key with op's key
+// counts as the same lock. A bare string literal on both sides ("key") is
+// weak evidence: a client's own test suite reuses one literal for every
+// command in unrelated tests (found by the sweep in go-redis), so such a
+// pair counts only when the key or either function is named like a lock.
+func (l *Locks) shapeNamed(a, op *redisops.Op, key ast.Expr) bool {
+	_, la := ast.Unparen(a.Key()).(*ast.BasicLit)
+	_, lb := ast.Unparen(key).(*ast.BasicLit)
+	if !la || !lb {
+		return true
+	}
+	return Named(l.pass.TypesInfo, a) || Named(l.pass.TypesInfo, op)
 }

@@ -51,7 +51,7 @@ func (l *Locks) Match(a, op *redisops.Op, key ast.Expr) (Evidence, *ast.CallExpr
 		}
 		return 0, nil
 	}
-	if keyid.SameShape(info, a.Key(), key) {
+	if keyid.SameShape(info, a.Key(), key) && l.shapeNamed(a, op, key) {
 		return SameShape, nil
 	}
 	if call := l.helperCall(a, op, key); call != nil {
