@@ -61,6 +61,8 @@ type options struct {
 	list    string
 	notes   string
 	remarks string
+	results string
+	render  string
 	out     string
 	only    *regexp.Regexp
 	timeout time.Duration
@@ -77,6 +79,8 @@ func sweep(args []string, log func(string, ...any)) (int, error) {
 	flags.BoolVar(&o.quick, "quick", false, "run only the modules tagged quick (the CI subset); write no report unless -o is given")
 	flags.StringVar(&o.list, "list", "internal/sweep/modules.txt", "the pinned module `file`")
 	flags.StringVar(&o.notes, "notes", "internal/sweep/notes.txt", "the `file` that classifies findings and explains errors")
+	flags.StringVar(&o.results, "results", "", "save the raw results to `file` after each module (JSON)")
+	flags.StringVar(&o.render, "render", "", "run nothing: write the report from the raw results in `file` and the current notes")
 	flags.StringVar(&o.remarks, "remarks", "internal/sweep/remarks.md", "hand-written `file` appended to the report")
 	flags.StringVar(&o.out, "o", "", "write the report to `file` (default docs/sweep.md for a full sweep, none with -quick or -only)")
 	flags.StringVar(&only, "only", "", "run only the modules whose path matches this `regexp`")
@@ -120,6 +124,21 @@ func sweep(args []string, log func(string, ...any)) (int, error) {
 		return 0, err
 	}
 
+	if o.render != "" {
+		saved, err := loadResults(o.render)
+		if err != nil {
+			return 0, err
+		}
+		var keep []*module
+		for _, m := range selected {
+			if r := saved[m.String()]; r != nil {
+				keep = append(keep, r)
+			} else {
+				log("no saved result for %s", m)
+			}
+		}
+		return finish(o, keep, notes, false, "", log, 0)
+	}
 	if o.work == "" {
 		if o.work, err = os.MkdirTemp("", "lockvet-sweep"); err != nil {
 			return 0, err
@@ -165,12 +184,30 @@ func sweep(args []string, log func(string, ...any)) (int, error) {
 	for i, m := range selected {
 		log("[%d/%d] %s", i+1, len(selected), m)
 		m.run(o, netns, log)
-		notes.apply(m)
 		log("    %d packages, %d findings, %d errors, %s%s", m.packages, len(m.findings), len(m.errors), m.elapsed.Round(time.Second), m.statusSuffix())
+		if o.results != "" {
+			if err := saveResults(o.results, selected[:i+1]); err != nil {
+				return 0, err
+			}
+		}
 	}
+	return finish(o, selected, notes, netns, goVersion, log, time.Since(start))
+}
 
+// finish classifies the results with the notes, writes the report and
+// returns the exit status.
+func finish(o options, selected []*module, notes *notes, netns bool, goVersion string, log func(string, ...any), elapsed time.Duration) (int, error) {
+	for _, m := range selected {
+		notes.apply(m)
+		if goVersion == "" {
+			goVersion = m.goVersion
+		}
+		if m.netns {
+			netns = true
+		}
+	}
 	sum := summarize(selected)
-	log("%s in %s", sum, time.Since(start).Round(time.Second))
+	log("%s in %s", sum, elapsed.Round(time.Second))
 	for _, n := range notes.unused(selected, o.quick || o.only != nil) {
 		log("note matches nothing: %s", n)
 	}
@@ -210,14 +247,16 @@ type module struct {
 	quick         bool
 	why           string
 
-	packages int
-	broken   int
-	findings []*finding
-	errors   []*lvError
-	elapsed  time.Duration
-	panicked bool   // lockvet crashed, or an analyzer panicked
-	hung     bool   // lockvet ran past the timeout
-	status   string // lockvet's exit status, or what stopped it
+	packages  int
+	broken    int
+	findings  []*finding
+	errors    []*lvError
+	elapsed   time.Duration
+	goVersion string // the Go version lockvet ran with
+	netns     bool   // lockvet ran without network
+	panicked  bool   // lockvet crashed, or an analyzer panicked
+	hung      bool   // lockvet ran past the timeout
+	status    string // lockvet's exit status, or what stopped it
 }
 
 func (m *module) String() string {
@@ -419,6 +458,10 @@ func (m *module) run(o options, netns bool, log func(string, ...any)) {
 	cmd.WaitDelay = 10 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	m.netns = netns
+	if out, err := exec.Command("go", "env", "GOVERSION").Output(); err == nil {
+		m.goVersion = strings.TrimPrefix(strings.TrimSpace(string(out)), "go")
+	}
 	t0 := time.Now()
 	err = cmd.Run()
 	m.elapsed = time.Since(t0)
@@ -616,4 +659,72 @@ func dropLocalReplaces(ctx context.Context, dir string) error {
 		return fmt.Errorf("go mod edit %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return nil
+}
+
+// saved is a module's result as -results writes it.
+type saved struct {
+	Module    string
+	Packages  int
+	Broken    int
+	Findings  []savedFinding
+	Errors    []string
+	ElapsedMS int64
+	GoVersion string
+	NetNS     bool
+	Panicked  bool
+	Hung      bool
+	Status    string
+}
+
+type savedFinding struct {
+	File      string
+	Line, Col int
+	Rule      string
+	Message   string
+	Related   []string
+}
+
+func saveResults(file string, mods []*module) error {
+	var out []saved
+	for _, m := range mods {
+		s := saved{Module: m.String(), Packages: m.packages, Broken: m.broken, ElapsedMS: m.elapsed.Milliseconds(),
+			GoVersion: m.goVersion, NetNS: m.netns, Panicked: m.panicked, Hung: m.hung, Status: m.status}
+		for _, f := range m.findings {
+			s.Findings = append(s.Findings, savedFinding{f.file, f.line, f.col, f.rule, f.message, f.related})
+		}
+		for _, e := range m.errors {
+			s.Errors = append(s.Errors, e.text)
+		}
+		out = append(out, s)
+	}
+	data, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, data, 0o644)
+}
+
+func loadResults(file string) (map[string]*module, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var in []saved
+	if err := json.Unmarshal(data, &in); err != nil {
+		return nil, err
+	}
+	out := map[string]*module{}
+	for _, s := range in {
+		m := &module{packages: s.Packages, broken: s.Broken, elapsed: time.Duration(s.ElapsedMS) * time.Millisecond,
+			goVersion: s.GoVersion, netns: s.NetNS, panicked: s.Panicked, hung: s.Hung, status: s.Status}
+		m.path, m.version, _ = strings.Cut(s.Module, "@")
+		for _, f := range s.Findings {
+			m.findings = append(m.findings, &finding{file: f.File, line: f.Line, col: f.Col, rule: f.Rule, message: f.Message, related: f.Related})
+		}
+		for _, e := range s.Errors {
+			m.errors = append(m.errors, &lvError{text: e})
+		}
+		out[s.Module] = m
+	}
+	return out, nil
 }
