@@ -189,7 +189,9 @@ func (c *checker) indent(pos token.Pos) string {
 	if err != nil || tf.Size() != len(src) {
 		return ""
 	}
-	start := tf.Offset(tf.LineStart(tf.Line(pos)))
+	// The line in the file itself: a //line directive may renumber it
+	// past the file's end.
+	start := tf.Offset(tf.LineStart(tf.PositionFor(pos, false).Line))
 	end := start
 	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
 		end++
