@@ -15,6 +15,7 @@ import (
 
 	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
+	"github.com/lockvet/lockvet/passes/internal/keyid"
 )
 
 // rueidisClient knows github.com/redis/rueidis: commands built with the
@@ -158,74 +159,13 @@ func chainAt(info *types.Info, body *ast.BlockStmt, e ast.Expr) (c *rcmd, inline
 	if !ok {
 		return nil, false
 	}
-	rhs, uses := localDef(info, body, v)
+	rhs, uses := keyid.SoleDef(info, body, v)
 	if rhs == nil || uses != 1 {
 		return nil, false
 	}
 	return parseChain(info, rhs), false
 }
 
-// localDef returns the expression the local variable v of body is defined
-// with, when that is its only assignment in body and its address is never
-// taken, and the number of its other uses.
-func localDef(info *types.Info, body *ast.BlockStmt, v *types.Var) (ast.Expr, int) {
-	if v.Pos() < body.Pos() || v.Pos() >= body.End() {
-		return nil, 0
-	}
-	var rhs ast.Expr
-	writes, uses := 0, 0
-	is := func(e ast.Expr) bool {
-		x, ok := ast.Unparen(e).(*ast.Ident)
-		return ok && info.ObjectOf(x) == v
-	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.Ident:
-			if info.Uses[n] == v {
-				uses++
-			}
-		case *ast.AssignStmt:
-			for i, l := range n.Lhs {
-				if is(l) {
-					writes++
-					if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
-						rhs = n.Rhs[i]
-					} else if n.Tok != token.DEFINE {
-						uses-- // counted as a use above
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for i, name := range n.Names {
-				if info.Defs[name] == v {
-					writes++
-					if len(n.Names) == len(n.Values) {
-						rhs = n.Values[i]
-					}
-				}
-			}
-		case *ast.IncDecStmt:
-			if is(n.X) {
-				writes++
-			}
-		case *ast.UnaryExpr:
-			if n.Op == token.AND && is(n.X) {
-				writes++
-			}
-		case *ast.RangeStmt:
-			if n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value) {
-				writes++
-			}
-		}
-		return true
-	})
-	if writes != 1 {
-		return nil, 0
-	}
-	return rhs, uses
-}
-
-// cursorAt is the cursor at n.
 func cursorAt(pass *analysis.Pass, n ast.Node) (inspector.Cursor, bool) {
 	in, ok := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	if !ok {
@@ -331,7 +271,7 @@ func (r rueidisClient) batched(pass *analysis.Pass, build *ast.CallExpr) *Op {
 		if !ok || body == nil {
 			return nil
 		}
-		if rhs, uses := localDef(info, body, v); rhs != build || uses != 1 {
+		if rhs, uses := keyid.SoleDef(info, body, v); rhs != build || uses != 1 {
 			return nil
 		}
 		ast.Inspect(body, func(n ast.Node) bool {

@@ -20,6 +20,7 @@ import (
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
+	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/report"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
@@ -357,53 +358,10 @@ func (c *checker) origin(op *redisops.Op, e ast.Expr) (ast.Expr, *ast.Ident) {
 // never taken.
 func singleDef(info *types.Info, body *ast.BlockStmt, id *ast.Ident) ast.Expr {
 	v, ok := info.Uses[id].(*types.Var)
-	if !ok || v.IsField() || body == nil || v.Pos() < body.Pos() || v.Pos() >= body.End() {
+	if !ok || v.IsField() || body == nil {
 		return nil
 	}
-	var rhs ast.Expr
-	writes := 0
-	is := func(e ast.Expr) bool {
-		x, ok := ast.Unparen(e).(*ast.Ident)
-		return ok && info.ObjectOf(x) == v
-	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for i, l := range n.Lhs {
-				if is(l) {
-					writes++
-					if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
-						rhs = n.Rhs[i]
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for i, name := range n.Names {
-				if info.Defs[name] == v {
-					writes++
-					if len(n.Names) == len(n.Values) {
-						rhs = n.Values[i]
-					}
-				}
-			}
-		case *ast.IncDecStmt:
-			if is(n.X) {
-				writes++
-			}
-		case *ast.UnaryExpr:
-			if n.Op == token.AND && is(n.X) {
-				writes++
-			}
-		case *ast.RangeStmt:
-			if n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value) {
-				writes++
-			}
-		}
-		return true
-	})
-	if writes != 1 {
-		return nil
-	}
+	rhs, _ := keyid.SoleDef(info, body, v)
 	return rhs
 }
 

@@ -203,3 +203,66 @@ func AssignedIn(info *types.Info, body ast.Node, v *types.Var) bool {
 func AssignedBetween(info *types.Info, body ast.Node, v *types.Var, from, to token.Pos) bool {
 	return assignedBetween(info, body, v, from, to)
 }
+
+// SoleDef returns the expression the local variable v of body is defined
+// with, when that is its only assignment in body and its address is never
+// taken, and the number of its other uses. It returns nil when v is not a
+// local of body or is written more than once.
+func SoleDef(info *types.Info, body *ast.BlockStmt, v *types.Var) (ast.Expr, int) {
+	if v.Pos() < body.Pos() || v.Pos() >= body.End() {
+		return nil, 0
+	}
+	var rhs ast.Expr
+	writes, uses := 0, 0
+	is := func(e ast.Expr) bool {
+		x, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && info.ObjectOf(x) == v
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if info.Uses[n] == v {
+				uses++
+			}
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if is(l) {
+					writes++
+					if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
+						rhs = n.Rhs[i]
+					} else if n.Tok != token.DEFINE {
+						uses-- // counted as a use above
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if info.Defs[name] == v {
+					writes++
+					if len(n.Names) == len(n.Values) {
+						rhs = n.Values[i]
+					}
+				}
+			}
+		case *ast.IncDecStmt:
+			if is(n.X) {
+				writes++
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && is(n.X) {
+				writes++
+			}
+		case *ast.RangeStmt:
+			if n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value) {
+				writes++
+			}
+		}
+		return true
+	})
+	if writes != 1 {
+		return nil, 0
+	}
+	return rhs, uses
+}
+
+// cursorAt is the cursor at n.
