@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
 
@@ -171,32 +172,12 @@ func next(list []ast.Stmt, s ast.Stmt) *ast.IfStmt {
 // branch adds `if cond { ret }` after ifs: as an else-if when the tested
 // variable is declared in ifs' init, as a statement after it otherwise.
 func (c *checker) branch(ifs *ast.IfStmt, inInit bool, cond, ret string) analysis.TextEdit {
-	ind := c.indent(ifs.Pos())
+	ind := fixes.Indent(c.pass, ifs.Pos())
 	body := " {\n" + ind + "\t" + ret + "\n" + ind + "}"
 	if inInit {
 		return analysis.TextEdit{Pos: ifs.Body.End(), End: ifs.Body.End(), NewText: []byte(" else if " + cond + body)}
 	}
 	return analysis.TextEdit{Pos: ifs.End(), End: ifs.End(), NewText: []byte("\n" + ind + "if " + cond + body)}
-}
-
-// indent is the leading white space of the line holding pos.
-func (c *checker) indent(pos token.Pos) string {
-	tf := c.pass.Fset.File(pos)
-	if tf == nil {
-		return ""
-	}
-	src, err := c.pass.ReadFile(tf.Name())
-	if err != nil || tf.Size() != len(src) {
-		return ""
-	}
-	// The line in the file itself: a //line directive may renumber it
-	// past the file's end.
-	start := tf.Offset(tf.LineStart(tf.PositionFor(pos, false).Line))
-	end := start
-	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
-		end++
-	}
-	return string(src[start:end])
 }
 
 // freshName picks a name for the value variable that no code in scope at

@@ -561,14 +561,115 @@ func (r rueidisClient) withTTLIn(pass *analysis.Pass, o *Op, ttl string, unit Un
 		if !ok {
 			return nil, false
 		}
-		return []analysis.TextEdit{
+		edits := []analysis.TextEdit{
 			fixes.Replace(csel.Sel, "Set"),
 			{Pos: at, End: at, NewText: []byte(".Nx()" + exp)},
-		}, true
+		}
+		if !sentBy(o, "Do", "DoCache") {
+			// Batched by DoMulti: its replies come back in the batch's
+			// slice, which the caller (LV102) requires nobody reads.
+			return edits, true
+		}
+		read, ok := r.keepSetnxRead(pass, o)
+		if !ok {
+			return nil, false
+		}
+		return append(edits, read...), true
 	case "SET":
 		return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(exp)}}, true
 	}
 	return nil, false
+}
+
+// keepSetnxRead returns the edits that keep what the code reads from a
+// SETNX sent by Do once it becomes SET … NX: SETNX answers 1 or 0, which
+// AsBool reads as (true, nil) / (false, nil) and Error as nil either way;
+// SET NX answers OK or a nil reply, which AsBool reads as (true, nil) /
+// (false, rueidis.Nil) and Error as nil / rueidis.Nil. A busy lock would
+// turn into an error. So the read becomes Error(), the value is derived
+// from it and the nil reply is cleared, statement by statement:
+//
+//	ok, err := c.Do(ctx, setnx).AsBool()  →  err := c.Do(ctx, setnx).Error()
+//	                                          ok := err == nil
+//	                                          if rueidis.IsRedisNil(err) {
+//	                                          	err = nil
+//	                                          }
+//	ok, _ := ….AsBool()                   →  ok := ….Error() == nil
+//	err := ….Error()                      →  the same, plus the if
+//
+// Transport and server errors stay what they were (Error returns them as
+// AsBool does, and the value is then false). A discarded reply needs no
+// edit. Any other read (in place, in an if's init, returned, another
+// accessor): false.
+func (r rueidisClient) keepSetnxRead(pass *analysis.Pass, o *Op) ([]analysis.TextEdit, bool) {
+	out, ok := r.outcome(pass.TypesInfo, o)
+	if !ok {
+		return nil, false
+	}
+	if out.Read == ReadNone {
+		return nil, true
+	}
+	as, ok := out.Stmt.(*ast.AssignStmt)
+	if !ok || out.Accessor == nil || out.Err == nil && out.Value == nil {
+		return nil, false
+	}
+	switch out.ExprCursor.Parent().Parent().Node().(type) {
+	case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+	default:
+		return nil, false // an if's or a switch's init: no room for statements
+	}
+	sel := out.Accessor.Fun.(*ast.SelectorExpr)
+	fresh := func(e ast.Expr) bool {
+		id, ok := e.(*ast.Ident)
+		return ok && as.Tok == token.DEFINE && pass.TypesInfo.Defs[id] != nil
+	}
+	assign := func(e ast.Expr) string {
+		if fresh(e) {
+			return " := "
+		}
+		return " = "
+	}
+	var edits []analysis.TextEdit
+	lhs := func(e ast.Expr) {
+		edits = append(edits,
+			analysis.TextEdit{Pos: as.Lhs[0].Pos(), End: as.Rhs[0].Pos(), NewText: []byte(fixes.Text(pass.Fset, e) + assign(e))})
+	}
+	var after []string
+	switch {
+	case sel.Sel.Name == "AsBool" && len(as.Lhs) == 2 && out.Err == nil:
+		// ok, _ := ….AsBool()
+		lhs(out.Value)
+		edits = append(edits, fixes.Replace(sel.Sel, "Error"),
+			analysis.TextEdit{Pos: out.Accessor.End(), End: out.Accessor.End(), NewText: []byte(" == nil")})
+		return edits, true
+	case sel.Sel.Name == "AsBool" && len(as.Lhs) == 2:
+		lhs(out.Err)
+		edits = append(edits, fixes.Replace(sel.Sel, "Error"))
+		if out.Value != nil {
+			v, e := fixes.Text(pass.Fset, out.Value), fixes.Text(pass.Fset, out.Err)
+			after = append(after, v+assign(out.Value)+e+" == nil")
+		}
+	case sel.Sel.Name == "Error" && len(as.Lhs) == 1:
+	default:
+		return nil, false
+	}
+	file := fileAt(pass, o.Call.Pos())
+	if file == nil {
+		return nil, false
+	}
+	pkg, imp, ok := fixes.Import(pass, file, rueidisPath, "rueidis", as.Pos())
+	if !ok {
+		return nil, false
+	}
+	e := fixes.Text(pass.Fset, out.Err)
+	ind := fixes.Indent(pass, as.Pos())
+	after = append(after, fmt.Sprintf("if %s.IsRedisNil(%s) {\n%s\t%s = nil\n%s}", pkg, e, ind, e, ind))
+	text := ""
+	for _, s := range after {
+		text += "\n" + ind + s
+	}
+	edits = append(edits, analysis.TextEdit{Pos: as.End(), End: as.End(), NewText: []byte(text)})
+	return append(edits, imp...), true
 }
 
 // --- outcome ---

@@ -228,3 +228,24 @@ func InScopeAt(info *types.Info, pkg *types.Package, e ast.Expr, pos token.Pos) 
 	})
 	return ok
 }
+
+// Indent is the leading white space of the line holding pos, or "" when
+// the file cannot be read.
+func Indent(pass *analysis.Pass, pos token.Pos) string {
+	tf := pass.Fset.File(pos)
+	if tf == nil {
+		return ""
+	}
+	src, err := pass.ReadFile(tf.Name())
+	if err != nil || tf.Size() != len(src) {
+		return ""
+	}
+	// The line in the file itself: a //line directive may renumber it
+	// past the file's end.
+	start := tf.Offset(tf.LineStart(tf.PositionFor(pos, false).Line))
+	end := start
+	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
+		end++
+	}
+	return string(src[start:end])
+}

@@ -90,6 +90,73 @@ func compat(ctx context.Context, client rueidis.Client, key, token string) {
 	}
 }
 
+// SETNX answers 1 or 0 and SET NX answers OK or nil, which AsBool turns
+// into rueidis.Nil: the fix reads the error and clears the nil reply, so a
+// held lock still reads as (false, nil).
+func valueOnly(ctx context.Context, client rueidis.Client, key string) bool {
+	ok, _ := client.Do(ctx, client.B().Setnx().Key(key).Value("t").Build()).AsBool()
+	if ok {
+		client.Do(ctx, client.B().Expire().Key(key).Seconds(30).Build()) // want `EXPIRE after SETNX`
+	}
+	return ok
+}
+
+func errOnly(ctx context.Context, client rueidis.Client, key string) error {
+	var err error
+	_, err = client.Do(ctx, client.B().Setnx().Key(key).Value("t").Build()).AsBool()
+	if err != nil {
+		return err
+	}
+	client.Do(ctx, client.B().Expire().Key(key).Seconds(30).Build()) // want `EXPIRE after SETNX`
+	return nil
+}
+
+func errorRead(ctx context.Context, client rueidis.Client, key string) error {
+	err := client.Do(ctx, client.B().Setnx().Key(key).Value("t").Build()).Error()
+	if err != nil {
+		return err
+	}
+	client.Do(ctx, client.B().Expire().Key(key).Seconds(30).Build()) // want `EXPIRE after SETNX`
+	return nil
+}
+
+// An existing err is assigned, a new ok declared.
+func reuseErr(ctx context.Context, client rueidis.Client, key string) (bool, error) {
+	err := ctx.Err()
+	if err != nil {
+		return false, err
+	}
+	ok, err := client.Do(ctx, client.B().Setnx().Key(key).Value("t").Build()).AsBool()
+	if err != nil || !ok {
+		return false, err
+	}
+	client.Do(ctx, client.B().Expire().Key(key).Seconds(30).Build()) // want `EXPIRE after SETNX`
+	return true, nil
+}
+
+// The reply is discarded: nothing to keep.
+func dropped(ctx context.Context, client rueidis.Client, key string) {
+	client.Do(ctx, client.B().Setnx().Key(key).Value("t").Build())
+	client.Do(ctx, client.B().Expire().Key(key).Seconds(30).Build()) // want `EXPIRE after SETNX`
+}
+
+// Read in an if's init, or returned: reported, no fix (a held lock would
+// come back as rueidis.Nil).
+func inInit(ctx context.Context, client rueidis.Client, key string) error {
+	if ok, err := client.Do(ctx, client.B().Setnx().Key(key).Value("t").Build()).AsBool(); err != nil || !ok {
+		return err
+	}
+	return client.Do(ctx, client.B().Expire().Key(key).Seconds(30).Build()).Error() // want `EXPIRE after SETNX`
+}
+
+func asInt(ctx context.Context, client rueidis.Client, key string) (int64, error) {
+	n, err := client.Do(ctx, client.B().Setnx().Key(key).Value("t").Build()).AsInt64()
+	if n == 1 {
+		client.Do(ctx, client.B().Expire().Key(key).Seconds(30).Build()) // want `EXPIRE after SETNX`
+	}
+	return n, err
+}
+
 // --- silent ---
 
 // SET NX with the TTL: correct.
