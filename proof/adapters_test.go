@@ -1,5 +1,3 @@
-//go:build proofadapters
-
 package proof
 
 // lockvet's own fixes for the clients whose adapters are newer than
@@ -9,10 +7,6 @@ package proof
 // Each operation lockvet fixes runs from the fixed package; an operation
 // it reports without a fix runs from the rewrite-table template in
 // internal/clients.
-//
-// Run with: go test -tags proofadapters ./proof
-// When everything here passes, drop the build tag (and the withAdapters
-// switch) so that these cases join the default suite and docs/proof.md.
 
 import (
 	"context"
@@ -31,22 +25,6 @@ import (
 	redigolock "github.com/lockvet/lockvet/proof/internal/clients/redigo"
 	rueidislock "github.com/lockvet/lockvet/proof/internal/clients/rueidis"
 )
-
-func init() {
-	withAdapters = true
-	shapeTrees = append(shapeTrees, "internal/adapters")
-	wantFindings["redigo"] = []string{"LV101 Mutex.TryLock (no fix)", "LV201 Mutex.Unlock", "LV203 Mutex.Refresh", "LV105 TryAcquire"}
-	wantFindings["rueidis"] = []string{"LV101 Mutex.TryLock", "LV201 Mutex.Unlock", "LV203 Mutex.Refresh"}
-	wantFindings["memcache"] = []string{"LV101 Mutex.TryLock (no fix)", "LV201 Mutex.Unlock (no fix)", "LV203 Mutex.Refresh (no fix)"}
-	wantLeft["redigo"] = []string{"LV101 Mutex.TryLock (no fix)"}
-	wantLeft["memcache"] = []string{"LV101 Mutex.TryLock (no fix)", "LV201 Mutex.Unlock (no fix)", "LV203 Mutex.Refresh (no fix)"}
-	cases = append(cases,
-		proofCase{"6c", "redigo SET NX whose error only is read, lock held by another", "LV105", "redigo", "TryAcquire", "TestProofAdapters", redisBoth},
-		proofCase{"7f", "redigo: lockvet's fixes of acquire, renew, release", "", "redigo", "Mutex.TryLock, Refresh, Unlock", "TestProofAdapters", redisBoth},
-		proofCase{"7g", "rueidis: lockvet's fixes of acquire, renew, release", "", "rueidis", "Mutex.TryLock, Refresh, Unlock", "TestProofAdapters", redisBoth},
-		proofCase{"7h", "gomemcache: lockvet's fixes of acquire, renew, release", "", "memcache", "Mutex.TryLock, Refresh, Unlock", "TestProofAdapters", []string{realMemc}},
-	)
-}
 
 // lockvetOrTemplate takes each operation from lockvet's fixed package
 // when lockvet fixed it (or found nothing to fix), and from the

@@ -35,8 +35,10 @@
 //
 // internal/clients holds the rewrite-table templates for redigo, rueidis
 // and gomemcache (Lua from internal/lua). internal/adapters holds those
-// clients' shapes as lockvet's newer adapters report and fix them; their
-// tests are built with -tags proofadapters until every fix there passes.
+// clients' shapes as lockvet's adapters report and fix them, a second
+// shape tree (buggy/ and fixed/) checked by TestProofShapes like the
+// first; TestProofAdapters runs lockvet's fixed code, and the template's
+// operation where lockvet reports one without a fix.
 //
 // go test ./proof -update rewrites internal/fixed and, after a complete
 // run (every case on every backend), docs/proof.md; a plain complete run

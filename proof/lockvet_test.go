@@ -56,7 +56,7 @@ func (f finding) String() string {
 
 // shapeTrees are the directories holding a buggy/ and a fixed/ tree of
 // shape packages.
-var shapeTrees = []string{"internal"}
+var shapeTrees = []string{"internal", "internal/adapters"}
 
 // shapePkg is lockvet's verdict on one shape package.
 type shapePkg struct {
@@ -80,11 +80,17 @@ var wantFindings = map[string][]string{
 	"acquireresult": {"LV105 TryAcquire"},
 	"goredis9":      {"LV101 Mutex.TryLock", "LV201 Mutex.Unlock", "LV203 Mutex.Refresh"},
 	"goredis8":      {"LV101 Mutex.TryLock", "LV201 Mutex.Unlock", "LV203 Mutex.Refresh"},
+	// internal/adapters
+	"redigo":   {"LV101 Mutex.TryLock (no fix)", "LV201 Mutex.Unlock", "LV203 Mutex.Refresh", "LV105 TryAcquire"},
+	"rueidis":  {"LV101 Mutex.TryLock", "LV201 Mutex.Unlock", "LV203 Mutex.Refresh"},
+	"memcache": {"LV101 Mutex.TryLock (no fix)", "LV201 Mutex.Unlock (no fix)", "LV203 Mutex.Refresh (no fix)"},
 }
 
 // Findings left on the fixed packages: only those lockvet has no fix for.
 var wantLeft = map[string][]string{
-	"ttlunit": {"LV104 AcquireUntyped (no fix)"},
+	"ttlunit":  {"LV104 AcquireUntyped (no fix)"},
+	"redigo":   {"LV101 Mutex.TryLock (no fix)"},
+	"memcache": {"LV101 Mutex.TryLock (no fix)", "LV201 Mutex.Unlock (no fix)", "LV203 Mutex.Refresh (no fix)"},
 }
 
 var (

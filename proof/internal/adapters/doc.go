@@ -1,6 +1,6 @@
-// Package adapters holds the proof shapes of the clients whose lockvet
-// adapters are newer than go-redis (redigo, rueidis, gomemcache), buggy
-// and as lockvet fixes them. They are exercised by the proof tests built
-// with -tags proofadapters (see proof/adapters_test.go), which become part
-// of the default suite once every fix they contain passes.
+// Package adapters holds the proof shapes of redigo, rueidis and
+// gomemcache, buggy and as lockvet fixes them. TestProofShapes checks the
+// fixed tree byte for byte against lockvet's fixes, and TestProofAdapters
+// (proof/adapters_test.go) runs both against real servers; they are part
+// of the default proof suite and docs/proof.md.
 package adapters

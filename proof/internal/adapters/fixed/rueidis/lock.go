@@ -30,7 +30,11 @@ type Mutex struct {
 
 // TryLock takes the lock if it is free.
 func (m *Mutex) TryLock(ctx context.Context) (bool, error) {
-	ok, err := m.Client.Do(ctx, m.Client.B().Set().Key(m.Key).Value(m.Token).Nx().PxMilliseconds(m.TTL.Milliseconds()).Build()).AsBool()
+	err := m.Client.Do(ctx, m.Client.B().Set().Key(m.Key).Value(m.Token).Nx().PxMilliseconds(m.TTL.Milliseconds()).Build()).Error()
+	ok := err == nil
+	if rueidis.IsRedisNil(err) {
+		err = nil
+	}
 	if err != nil {
 		return false, err
 	}
