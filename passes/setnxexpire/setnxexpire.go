@@ -4,7 +4,11 @@ package setnxexpire
 
 import (
 	"fmt"
+	"go/ast"
 	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -12,6 +16,7 @@ import (
 	"github.com/lockvet/lockvet/internal/rules"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/internal/lockid"
 	"github.com/lockvet/lockvet/passes/internal/report"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
@@ -24,11 +29,17 @@ var Rule = &rules.Rule{
 	Why: `SETNX (or SetNX with a zero TTL, SET NX without EX/PX, GETSET) followed by
 EXPIRE on the same key takes two round trips. A process that dies between
 them (a crash, an OOM kill, a rolling restart) leaves the key with no TTL:
-the lock is never released and every later caller waits forever.`,
+the lock is never released and every later caller waits forever. A key
+that is not a lock (a rate-limit window, a mark written once) is kept
+forever the same way; when nothing in the code says the key is a lock (a
+release of it, a lock-like name, a declared lock wrapper), the finding
+speaks of the key.`,
 	Fix: `Acquire and set the TTL in one command: SetNX(ctx, key, token, ttl), or
 SetArgs with Mode "NX" and TTL. The suggested fix moves the EXPIRE's TTL into
 the acquire and deletes the EXPIRE; it is offered only when the EXPIRE's
-result is not used for anything else.`,
+result is not used for anything else and the TTL's variables keep their
+value between the two calls (a TTL clamped in between is not moved ahead
+of the clamp).`,
 	Bad: `ok, err := rdb.SetNX(ctx, key, token, 0).Result()
 if err != nil {
 	return err
@@ -65,6 +76,7 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 }
 
 func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
+	var locks *lockid.Locks // built for the first pair found
 	for _, f := range res.Funcs {
 		for _, e := range f.Ops {
 			if e.Kind != redisops.Expire || e.Scope.Kind != redisops.Direct || e.TTL == nil || e.Key() == nil || deletes(pass, e) {
@@ -77,7 +89,10 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 					!f.Reachable(a.Call.Pos(), e.Call.Pos()) {
 					continue
 				}
-				reportPair(pass, r, f, a, e)
+				if locks == nil {
+					locks = lockid.New(pass, res)
+				}
+				reportPair(pass, r, f, a, e, isLock(pass, locks, a))
 				break
 			}
 		}
@@ -91,25 +106,52 @@ func deletes(pass *analysis.Pass, e *redisops.Op) bool {
 	return ok && tv.Value != nil && tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) <= 0
 }
 
-func reportPair(pass *analysis.Pass, r *report.Reporter, f *redisops.Func, a, e *redisops.Op) {
+// isLock reports whether the code gives evidence that a takes a lock: a
+// release of its key outside tests, a lock-like name, or an acquire that
+// takes a lock by definition (a declared lock wrapper). Without it the
+// key may be anything written once (a rate-limit window, a dedupe mark),
+// and the finding speaks of the key, not of a lock.
+func isLock(pass *analysis.Pass, locks *lockid.Locks, a *redisops.Op) bool {
+	if lockid.Named(pass.TypesInfo, a) {
+		return true
+	}
+	if out, ok := a.Outcome(pass.TypesInfo); ok && out.IsLock {
+		return true
+	}
+	for _, rel := range locks.Releases(a) {
+		if !strings.HasSuffix(pass.Fset.File(rel.Op.Call.Pos()).Name(), "_test.go") {
+			return true // a test's cleanup of a fixture is no evidence
+		}
+	}
+	return false
+}
+
+func reportPair(pass *analysis.Pass, r *report.Reporter, f *redisops.Func, a, e *redisops.Op, lock bool) {
 	key := fixes.Text(pass.Fset, a.Key())
+	// The words for a lock, and for a key that is not known to be one.
+	acquired, held, related := "acquired", "the lock with no TTL, held forever", "lock acquired here without a TTL"
+	oneCmd, takeOver := "take the lock with one command that sets the TTL too (SET key token NX PX ttl)", "take over with one SET that carries the TTL"
+	if !lock {
+		acquired, held, related = "wrote", "the key with no TTL, kept forever", "key written here without a TTL"
+		oneCmd, takeOver = "write the key with one command that sets the TTL too (SET key value NX PX ttl)", "write the value and the TTL with one SET"
+	}
 	var msg string
 	if a.Kind == redisops.GetSet {
-		msg = fmt.Sprintf("%s after %s: %s clears the TTL of %s, and a crash before %s leaves the lock with no TTL, held forever; take over with one SET that carries the TTL",
-			e.Method, a.Method, a.Method, key, e.Method)
+		msg = fmt.Sprintf("%s after %s: %s clears the TTL of %s, and a crash before %s leaves %s; %s",
+			e.Method, a.Method, a.Method, key, e.Method, held, takeOver)
 	} else if a.TTLUnit == redisops.NoUnit {
 		// The acquire has no TTL parameter (SETNX, INCR, a wrapper).
-		msg = fmt.Sprintf("%s after %s acquired %s without a TTL: a crash between the two round trips leaves the lock with no TTL, held forever; take the lock with one command that sets the TTL too (SET key token NX PX ttl)",
-			e.Method, a.Method, key)
+		msg = fmt.Sprintf("%s after %s %s %s without a TTL: a crash between the two round trips leaves %s; %s",
+			e.Method, a.Method, acquired, key, held, oneCmd)
 	} else {
-		msg = fmt.Sprintf("%s after %s acquired %s without a TTL: a crash between the two round trips leaves the lock with no TTL, held forever; pass the TTL to %s",
-			e.Method, a.Method, key, a.Method)
+		msg = fmt.Sprintf("%s after %s %s %s without a TTL: a crash between the two round trips leaves %s; pass the TTL to %s",
+			e.Method, a.Method, acquired, key, held, a.Method)
 	}
 	d := analysis.Diagnostic{
 		Pos:     e.Call.Pos(),
 		End:     e.Call.End(),
 		Message: msg,
-		Related: []analysis.RelatedInformation{{Pos: a.Call.Pos(), End: a.Call.End(), Message: "lock acquired here without a TTL"}},
+		Related: []analysis.RelatedInformation{{Pos: a.Call.Pos(), End: a.Call.End(), Message: related}},
 	}
 	if fix, ok := moveTTL(pass, f, a, e); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
@@ -121,7 +163,8 @@ func reportPair(pass *analysis.Pass, r *report.Reporter, f *redisops.Func, a, e 
 // EXPIRE statement is deleted. It fails rather than produce code that does
 // not build or behaves differently in other ways.
 func moveTTL(pass *analysis.Pass, f *redisops.Func, a, e *redisops.Op) (analysis.SuggestedFix, bool) {
-	if a.Kind != redisops.Acquire || !fixes.InScopeAt(pass.TypesInfo, pass.Pkg, e.TTL, a.Call.Pos()) {
+	if a.Kind != redisops.Acquire || !fixes.InScopeAt(pass.TypesInfo, pass.Pkg, e.TTL, a.Call.Pos()) ||
+		assignedBetween(pass, f, e.TTL, a.Call.End(), e.Call.Pos()) {
 		return analysis.SuggestedFix{}, false
 	}
 	edits, ok := a.WithTTL(pass, e, fixes.Text(pass.Fset, e.TTL))
@@ -138,4 +181,20 @@ func moveTTL(pass *analysis.Pass, f *redisops.Func, a, e *redisops.Op) (analysis
 		Message:   fmt.Sprintf("Pass the TTL to %s and delete the %s", a.Method, e.Method),
 		TextEdits: edits,
 	}, true
+}
+
+// assignedBetween reports whether a variable of ttl is assigned between
+// from and to: a TTL clamped after the acquire (if ttl < time.Second { ttl
+// = time.Second }) has another value where the acquire is.
+func assignedBetween(pass *analysis.Pass, f *redisops.Func, ttl ast.Expr, from, to token.Pos) bool {
+	found := false
+	ast.Inspect(ttl, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := pass.TypesInfo.Uses[id].(*types.Var); ok && keyid.AssignedBetween(pass.TypesInfo, f.Body, v, from, to) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

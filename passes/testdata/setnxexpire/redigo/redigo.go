@@ -27,7 +27,7 @@ func acquireIfOK(c redis.Conn, key, token string) (bool, error) {
 // The reply is dropped: SET NX EX takes the TTL.
 func dropped(c redis.Conn, key, token string) {
 	c.Do("SETNX", key, token)
-	c.Do("EXPIRE", key, 30) // want `EXPIRE after SETNX acquired key without a TTL`
+	c.Do("EXPIRE", key, 30) // want `EXPIRE after SETNX wrote key without a TTL`
 }
 
 // Only the error is read; PEXPIRE's milliseconds go to PX.
@@ -47,7 +47,7 @@ func setNX(c redis.Conn, key, token string) (bool, error) {
 	if err != nil || reply == nil {
 		return false, err
 	}
-	c.Do("EXPIRE", key, lockSeconds) // want `EXPIRE after SET acquired key without a TTL`
+	c.Do("EXPIRE", key, lockSeconds) // want `EXPIRE after SET wrote key without a TTL`
 	return true, nil
 }
 

@@ -21,7 +21,7 @@ func setnxThenExpire(ctx context.Context, client rueidis.Client, key, token stri
 		return false, err
 	}
 	if ok {
-		client.Do(ctx, client.B().Expire().Key(key).Seconds(30).Build()) // want `EXPIRE after SETNX acquired key without a TTL`
+		client.Do(ctx, client.B().Expire().Key(key).Seconds(30).Build()) // want `EXPIRE after SETNX wrote key without a TTL`
 	}
 	return ok, nil
 }
@@ -35,7 +35,7 @@ func setNXThenPexpire(ctx context.Context, client rueidis.Client, key, token str
 	if err != nil {
 		return err
 	}
-	if err := client.Do(ctx, client.B().Pexpire().Key(key).Milliseconds(ttl.Milliseconds()).Build()).Error(); err != nil { // want `PEXPIRE after SET acquired key without a TTL: .*; pass the TTL to SET`
+	if err := client.Do(ctx, client.B().Pexpire().Key(key).Milliseconds(ttl.Milliseconds()).Build()).Error(); err != nil { // want `PEXPIRE after SET wrote key without a TTL: .*; pass the TTL to SET`
 		return err
 	}
 	return nil
@@ -50,7 +50,7 @@ func keepTTL(ctx context.Context, client rueidis.Client, key string) {
 		Keepttl().
 		Build()).Error()
 	if err == nil {
-		client.Do(ctx, client.B().Expire().Key(key).Seconds(60).Build()) // want `EXPIRE after SET acquired key without a TTL`
+		client.Do(ctx, client.B().Expire().Key(key).Seconds(60).Build()) // want `EXPIRE after SET wrote key without a TTL`
 	}
 }
 
@@ -86,7 +86,7 @@ func dedicated(ctx context.Context, client rueidis.Client, key, token string) er
 func compat(ctx context.Context, client rueidis.Client, key, token string) {
 	c := rueidiscompat.NewAdapter(client)
 	if c.SetNX(ctx, key, token, 0).Val() {
-		c.Expire(ctx, key, 30*time.Second) // want `Expire after SetNX acquired key without a TTL`
+		c.Expire(ctx, key, 30*time.Second) // want `Expire after SetNX wrote key without a TTL`
 	}
 }
 
