@@ -8,9 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Bad and unusual input: lockvet must say clearly what is wrong, exit 2
@@ -187,6 +189,26 @@ func TestLineDirectives(t *testing.T) {
 		t.Fatalf("no fix to check:\n%s", r.stdout)
 	}
 
+	// SARIF and GitHub annotations: the finding where //line says, as in
+	// -json, its column (which a //line without one leaves unknown) the
+	// file's own; SARIF's fix edits, like -json's, in tmpl.go at its own
+	// lines.
+	lineOf := func(code string) int { return strings.Count(src[:strings.Index(src, code)], "\n") + 1 }
+	r = lockvet(t, dir, "-format", "sarif", "./...")
+	r.wantCode(t, exitFindings)
+	results := parseSARIF(t, r.stdout).Runs[0].Results
+	if len(results) != 1 || results[0].marker(t, dir) != (marker{"tmpl/lock.tmpl", 106, "LV101"}) {
+		t.Fatalf("SARIF results: %+v", results)
+	}
+	if got, want := sarifEdits(t, results[0]), []string{fmt.Sprintf("tmpl/tmpl.go:%d", lineOf("rdb.SetNX")), fmt.Sprintf("tmpl/tmpl.go:%d", lineOf("rdb.Expire"))}; !slices.Equal(got, want) {
+		t.Errorf("SARIF fix edits at %v, want %v", got, want)
+	}
+	r = lockvet(t, dir, "-format", "github", "./...")
+	r.wantCode(t, exitFindings)
+	if !strings.HasPrefix(r.stdout, "::error file=tmpl/lock.tmpl,line=106,col=2,") {
+		t.Errorf("-format github: annotation not at the //line position:\n%s", r.stdout)
+	}
+
 	r = lockvet(t, dir, "-diff", "./...")
 	r.wantCode(t, exitFindings)
 	if !strings.Contains(r.stdout, "+++ b/tmpl/tmpl.go") {
@@ -205,6 +227,30 @@ func TestLineDirectives(t *testing.T) {
 		t.Error("-fix wrote the file a //line directive names")
 	}
 	command(t, dir, "go", "vet", "./...").wantCode(t, 0)
+}
+
+// sarifEdits lists where the fixes of a SARIF result delete or insert,
+// as file:line, the file relative to the module (%SRCROOT% is the module
+// in these tests).
+func sarifEdits(t *testing.T, r sarifOutResult) []string {
+	t.Helper()
+	var out []string
+	for _, fix := range r.Fixes {
+		for _, ch := range fix.ArtifactChanges {
+			for _, raw := range ch.Replacements {
+				var rep struct {
+					DeletedRegion struct {
+						StartLine int `json:"startLine"`
+					} `json:"deletedRegion"`
+				}
+				if err := json.Unmarshal(raw, &rep); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, fmt.Sprintf("%s:%d", ch.ArtifactLocation.URI, rep.DeletedRegion.StartLine))
+			}
+		}
+	}
+	return out
 }
 
 // cgoModule has a package with a cgo file and a plain file, each with a
@@ -245,6 +291,29 @@ func TestCgo(t *testing.T) {
 	r.wantCode(t, exitClean)
 	if strings.Contains(r.stdout, "go-build") {
 		t.Errorf("-json names a file in the build cache:\n%s", r.stdout)
+	}
+
+	// SARIF offers the plain file's fix and not the cgo file's; neither
+	// SARIF nor the GitHub annotations name the build cache.
+	r = lockvetEnv(t, dir, []string{"CGO_ENABLED=1"}, "-format", "sarif", "./...")
+	r.wantCode(t, exitFindings)
+	for _, res := range parseSARIF(t, r.stdout).Runs[0].Results {
+		m, edits := res.marker(t, dir), sarifEdits(t, res)
+		if m.file == "cg/cg.go" && len(edits) > 0 || m.file == "cg/plain.go" && len(edits) == 0 {
+			t.Errorf("SARIF fix edits of the finding in %s: %v", m.file, edits)
+		}
+		for _, e := range edits {
+			if !strings.HasPrefix(e, m.file+":") {
+				t.Errorf("SARIF fix of the finding in %s edits %s", m.file, e)
+			}
+		}
+	}
+	for _, format := range []string{"sarif", "github"} {
+		r = lockvetEnv(t, dir, []string{"CGO_ENABLED=1"}, "-format", format, "./...")
+		r.wantCode(t, exitFindings)
+		if strings.Contains(r.stdout, "go-build") {
+			t.Errorf("-format %s names a file in the build cache:\n%s", format, r.stdout)
+		}
 	}
 
 	before := snapshot(t, dir)
@@ -406,6 +475,20 @@ func init() {
 	data, _ := os.ReadFile(src)
 	os.WriteFile(src, []byte(strings.Replace(string(data), "import (\n", "import (\n\t\"os\"\n", 1)), 0o644)
 
+	// A git repository whose index is stale (a file touched since it was
+	// added), for -new-from-rev: git diff would refresh the index, a write.
+	git := false
+	if _, err := exec.LookPath("git"); err == nil {
+		git = true
+		gitIn(t, dir, "init", "-q", "-b", "main")
+		gitIn(t, dir, "add", ".")
+		gitIn(t, dir, "commit", "-q", "-m", "safety")
+		later := time.Now().Add(time.Hour)
+		if err := os.Chtimes(src, later, later); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	before := snapshot(t, dir)
 	var prefix []string
 	if exec.Command("unshare", "-n", "true").Run() == nil {
@@ -413,22 +496,44 @@ func init() {
 	} else {
 		t.Log("no network namespace here: running with GOPROXY=off only")
 	}
-	for _, args := range [][]string{{"./..."}, {"-json", "./..."}, {"-diff", "./..."}} {
+	runs := [][]string{{"./..."}, {"-json", "./..."}, {"-diff", "./..."}, {"-format", "sarif", "./..."}, {"-format", "github", "./..."}}
+	if git {
+		runs = append(runs, []string{"-new-from-rev", "HEAD~0", "-v", "./..."})
+	}
+	for _, args := range runs {
 		argv := append(append(append([]string{}, prefix...), lockvetBin), args...)
 		r := command(t, dir, argv[0], argv[1:]...)
 		r.noCrash(t)
-		if r.code != exitFindings && !(args[0] == "-json" && r.code == exitClean) {
+		if r.code != exitFindings && !(args[0] == "-json" && r.code == exitClean) &&
+			!(args[0] == "-new-from-rev" && r.code == exitClean) {
 			t.Fatalf("%v: exit %d\n%s", argv, r.code, r.stderr)
 		}
 	}
 	after := snapshot(t, dir)
+	sameFiles(t, before, after)
+
+	// -write-baseline writes the file it names, and nothing else.
+	base := filepath.Join(t.TempDir(), "base.json")
+	lockvet(t, dir, "-write-baseline", base, "./...").wantCode(t, exitClean)
+	if _, err := os.Stat(base); err != nil {
+		t.Errorf("-write-baseline: %v", err)
+	}
+	sameFiles(t, before, snapshot(t, dir))
+}
+
+// sameFiles fails for each file that changed, appeared or went away
+// between two snapshots.
+func sameFiles(t *testing.T, before, after map[string]string) {
+	t.Helper()
 	for name := range after {
-		if before[name] != after[name] {
+		if content, ok := before[name]; !ok || content != after[name] {
 			t.Errorf("%s changed or appeared", name)
 		}
 	}
-	if len(after) != len(before) {
-		t.Errorf("files before %d, after %d", len(before), len(after))
+	for name := range before {
+		if _, ok := after[name]; !ok {
+			t.Errorf("%s went away", name)
+		}
 	}
 }
 

@@ -40,14 +40,14 @@ func printGitHub(w io.Writer, res *result, root string) {
 		props := []string{
 			"file=" + escapeProperty(file),
 			fmt.Sprintf("line=%d", start.Line),
-			fmt.Sprintf("col=%d", res.column(start)),
+			fmt.Sprintf("col=%d", res.columnAt(fset, f.diag.Pos)),
 		}
 		if f.diag.End.IsValid() && f.diag.End > f.diag.Pos {
 			end := fset.Position(f.diag.End)
 			props = append(props, fmt.Sprintf("endLine=%d", end.Line))
 			if end.Line == start.Line {
 				// GitHub takes endColumn only on one-line annotations.
-				props = append(props, fmt.Sprintf("endColumn=%d", res.column(end)))
+				props = append(props, fmt.Sprintf("endColumn=%d", res.columnAt(fset, f.diag.End)))
 			}
 		}
 		props = append(props, "title="+escapeProperty(f.rule()))
@@ -59,7 +59,7 @@ func printGitHub(w io.Writer, res *result, root string) {
 			if rel, ok := relTo(root, name); ok {
 				name = rel
 			}
-			msg += fmt.Sprintf("\n%s:%d:%d: %s", name, p.Line, res.column(p), r.Message)
+			msg += fmt.Sprintf("\n%s:%d:%d: %s", name, p.Line, res.columnAt(fset, r.Pos), r.Message)
 		}
 		if url != "" {
 			msg += "\n" + url

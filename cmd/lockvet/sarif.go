@@ -173,7 +173,9 @@ func buildSARIF(res *result, root string, enabled []*analysis.Analyzer) *sarifLo
 			r.RelatedLocations = append(r.RelatedLocations, loc)
 		}
 		for _, fix := range f.diag.SuggestedFixes {
-			r.Fixes = append(r.Fixes, res.sarifFix(root, f.pkg.Fset, fix))
+			if editsOwnFiles(f, fix) { // as -json: not in cgo's translation
+				r.Fixes = append(r.Fixes, res.sarifFix(root, f.pkg.Fset, fix))
+			}
 		}
 		if f.reason != "" {
 			r.Suppressions = append(r.Suppressions, sarif.Suppression{Kind: "inSource", Justification: f.reason})
@@ -236,10 +238,10 @@ func ruleMarkdown(r *analyzer.Rule) string {
 // the rest of the line.
 func (res *result) sarifLocation(root string, fset *token.FileSet, pos, end token.Pos) sarif.Location {
 	start := fset.Position(pos)
-	reg := sarif.Region{StartLine: start.Line, StartColumn: res.column(start)}
+	reg := sarif.Region{StartLine: start.Line, StartColumn: res.columnAt(fset, pos)}
 	if end.IsValid() && end > pos {
 		stop := fset.Position(end)
-		reg.EndLine, reg.EndColumn = stop.Line, res.column(stop)
+		reg.EndLine, reg.EndColumn = stop.Line, res.columnAt(fset, end)
 	}
 	return sarif.Location{PhysicalLocation: sarif.PhysicalLocation{
 		ArtifactLocation: artifactLocation(root, start.Filename),
@@ -248,13 +250,15 @@ func (res *result) sarifLocation(root string, fset *token.FileSet, pos, end toke
 }
 
 // sarifFix turns a suggested fix into artifact changes, one per file, in
-// the order of the edits.
+// the order of the edits. As in -json, the edits are in the file the bytes
+// are in, at their place there: a //line directive moves where a finding
+// is reported, not the code a fix changes.
 func (res *result) sarifFix(root string, fset *token.FileSet, fix analysis.SuggestedFix) sarif.Fix {
 	out := sarif.Fix{Description: sarif.Message{Text: fix.Message}, ArtifactChanges: []sarif.ArtifactChange{}}
 	byFile := map[string]int{}
 	for _, e := range fix.TextEdits {
-		start := fset.Position(e.Pos)
-		stop := fset.Position(cmp.Or(e.End, e.Pos))
+		start := fset.PositionFor(e.Pos, false)
+		stop := fset.PositionFor(cmp.Or(e.End, e.Pos), false)
 		i, ok := byFile[start.Filename]
 		if !ok {
 			i = len(out.ArtifactChanges)
@@ -271,6 +275,18 @@ func (res *result) sarifFix(root string, fset *token.FileSet, fix analysis.Sugge
 		})
 	}
 	return out
+}
+
+// columnAt is the column of pos where it is reported, as column counts
+// it. A //line directive without a column leaves that column unknown (0),
+// which SARIF and GitHub do not accept: the column in the file the bytes
+// are in stands in for it, since such a directive moves no code within
+// its line.
+func (res *result) columnAt(fset *token.FileSet, pos token.Pos) int {
+	if p := fset.Position(pos); p.Column != 0 {
+		return res.column(p)
+	}
+	return res.column(fset.PositionFor(pos, false))
 }
 
 // column is p's column in UTF-16 code units (SARIF's default unit, and
