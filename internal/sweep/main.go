@@ -185,6 +185,13 @@ func sweep(args []string, log func(string, ...any)) (int, error) {
 		log("[%d/%d] %s", i+1, len(selected), m)
 		m.run(o, netns, log)
 		log("    %d packages, %d findings, %d errors, %s%s", m.packages, len(m.findings), len(m.errors), m.elapsed.Round(time.Second), m.statusSuffix())
+		for i, e := range m.errors {
+			if i == maxLogged {
+				log("    … and %d more errors", len(m.errors)-i)
+				break
+			}
+			log("    error: %s", e.text)
+		}
 		if o.results != "" {
 			if err := saveResults(o.results, selected[:i+1]); err != nil {
 				return 0, err
@@ -193,6 +200,10 @@ func sweep(args []string, log func(string, ...any)) (int, error) {
 	}
 	return finish(o, selected, notes, netns, goVersion, log, time.Since(start))
 }
+
+// maxLogged is how many error lines of a module the log shows as the
+// module ends (all of them are in the report and the final check).
+const maxLogged = 5
 
 // finish classifies the results with the notes, writes the report and
 // returns the exit status.
@@ -206,8 +217,15 @@ func finish(o options, selected []*module, notes *notes, netns bool, goVersion s
 			netns = true
 		}
 	}
-	sum := summarize(selected)
+	sum := summarize(selected, o.quick)
 	log("%s in %s", sum, elapsed.Round(time.Second))
+	switch {
+	case !o.quick || sum.unfetched == 0:
+	case sum.unfetched == sum.modules:
+		log("no module could be fetched through the module proxy (the reasons are above): the sweep checked nothing")
+	default:
+		log("%d of %d modules could not be fetched through the module proxy (the reasons are above): not a lockvet failure, but not checked either", sum.unfetched, sum.modules)
+	}
 	for _, n := range notes.unused(selected, o.quick || o.only != nil) {
 		log("note matches nothing: %s", n)
 	}
@@ -230,7 +248,7 @@ func finish(o options, selected []*module, notes *notes, netns bool, goVersion s
 			}
 		}
 		for _, e := range m.errors {
-			if e.note == nil {
+			if e.note == nil && !(o.quick && m.unfetched) {
 				log("unexplained error: %s: %s", m, e.text)
 			}
 		}
@@ -254,6 +272,7 @@ type module struct {
 	elapsed   time.Duration
 	goVersion string // the Go version lockvet ran with
 	netns     bool   // lockvet ran without network
+	unfetched bool   // the module itself could not be fetched; lockvet did not run
 	panicked  bool   // lockvet crashed, or an analyzer panicked
 	hung      bool   // lockvet ran past the timeout
 	status    string // lockvet's exit status, or what stopped it
@@ -272,6 +291,8 @@ func (m *module) statusSuffix() string {
 		return " — HANG"
 	case m.panicked:
 		return " — PANIC"
+	case m.unfetched:
+		return " — NOT FETCHED"
 	}
 	return ""
 }
@@ -331,12 +352,14 @@ func readModules(file string) ([]*module, error) {
 }
 
 // goEnv is the environment of every go command and of lockvet: no
-// workspace, the toolchain that runs the sweep, and no VCS stamping.
+// workspace, the toolchain that runs the sweep, and no VCS stamping. The
+// module proxy and checksum database are the machine's own (GOPROXY,
+// GOSUMDB as go env sees them); lockvet's run turns both off.
 func goEnv(extra ...string) []string {
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "GOFLAGS", "GOWORK", "GOTOOLCHAIN", "GOPROXY", "GOSUMDB":
+		case "GOFLAGS", "GOWORK", "GOTOOLCHAIN":
 			return true
 		}
 		return false
@@ -368,7 +391,8 @@ func (m *module) prepare(o options, log func(string, ...any)) (dir, pattern stri
 	out, err := cmd.Output()
 	var dl struct{ Dir, GoMod, Error string }
 	if jerr := json.Unmarshal(out, &dl); jerr != nil || dl.Error != "" || dl.Dir == "" {
-		return "", "", fmt.Errorf("go mod download %s: %s", m, cmp.Or(dl.Error, fmt.Sprint(err), fmt.Sprint(jerr)))
+		why := cmp.Or(dl.Error, firstLine(stderrOf(err)), fmt.Sprint(err), fmt.Sprint(jerr))
+		return "", "", &fetchError{fmt.Errorf("go mod download %s: %s", m, why)}
 	}
 	if err := copyTree(dl.Dir, base); err != nil {
 		return "", "", err
@@ -407,6 +431,19 @@ func (m *module) prepare(o options, log func(string, ...any)) (dir, pattern stri
 	return base, "./...", nil
 }
 
+// fetchError is the failure to fetch the module itself: the machine or
+// its module proxy, not lockvet.
+type fetchError struct{ error }
+
+// stderrOf is the standard error a failed go command printed.
+func stderrOf(err error) string {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return string(ee.Stderr)
+	}
+	return ""
+}
+
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
@@ -440,6 +477,10 @@ func (m *module) run(o options, netns bool, log func(string, ...any)) {
 	if err != nil {
 		m.errors = append(m.errors, &lvError{text: "sweep: " + err.Error()})
 		m.status = "not run"
+		var fe *fetchError
+		if errors.As(err, &fe) {
+			m.unfetched, m.status = true, "not fetched"
+		}
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
@@ -577,12 +618,17 @@ type summary struct {
 	findings, bugs, falsePositives, unreview int
 	errors, unexplained                      int
 	panics, hangs                            int
+	unfetched                                int  // modules that could not be fetched
+	quick                                    bool // -quick: an unfetched module's error needs no note
 }
 
-func summarize(mods []*module) summary {
-	var s summary
+func summarize(mods []*module, quick bool) summary {
+	s := summary{quick: quick}
 	for _, m := range mods {
 		s.modules++
+		if m.unfetched {
+			s.unfetched++
+		}
 		s.packages += m.packages
 		s.broken += m.broken
 		s.findings += len(m.findings)
@@ -598,7 +644,7 @@ func summarize(mods []*module) summary {
 		}
 		s.errors += len(m.errors)
 		for _, e := range m.errors {
-			if e.note == nil {
+			if e.note == nil && !(quick && m.unfetched) {
 				s.unexplained++
 			}
 		}
@@ -612,13 +658,22 @@ func summarize(mods []*module) summary {
 	return s
 }
 
+// ok reports whether the sweep passes. A module that could not be
+// fetched fails a full sweep (its error needs a note, like any other)
+// but not a -quick one, unless no module could be: then nothing was
+// checked.
 func (s summary) ok() bool {
-	return s.panics == 0 && s.hangs == 0 && s.unreview == 0 && s.unexplained == 0
+	return s.panics == 0 && s.hangs == 0 && s.unreview == 0 && s.unexplained == 0 &&
+		!(s.quick && s.unfetched == s.modules)
 }
 
 func (s summary) String() string {
-	return fmt.Sprintf("%d modules, %d packages (%d with errors), %d findings (%d true bugs, %d false positives, %d unreviewed), %d errors (%d unexplained), %d panics, %d hangs",
+	out := fmt.Sprintf("%d modules, %d packages (%d with errors), %d findings (%d true bugs, %d false positives, %d unreviewed), %d errors (%d unexplained), %d panics, %d hangs",
 		s.modules, s.packages, s.broken, s.findings, s.bugs, s.falsePositives, s.unreview, s.errors, s.unexplained, s.panics, s.hangs)
+	if s.unfetched > 0 {
+		out += fmt.Sprintf(", %d modules not fetched", s.unfetched)
+	}
+	return out
 }
 
 // dropLocalReplaces removes the replace directives of dir's go.mod whose
@@ -673,6 +728,7 @@ type saved struct {
 	NetNS     bool
 	Panicked  bool
 	Hung      bool
+	Unfetched bool `json:",omitempty"`
 	Status    string
 }
 
@@ -688,7 +744,7 @@ func saveResults(file string, mods []*module) error {
 	var out []saved
 	for _, m := range mods {
 		s := saved{Module: m.String(), Packages: m.packages, Broken: m.broken, ElapsedMS: m.elapsed.Milliseconds(),
-			GoVersion: m.goVersion, NetNS: m.netns, Panicked: m.panicked, Hung: m.hung, Status: m.status}
+			GoVersion: m.goVersion, NetNS: m.netns, Panicked: m.panicked, Hung: m.hung, Unfetched: m.unfetched, Status: m.status}
 		for _, f := range m.findings {
 			s.Findings = append(s.Findings, savedFinding{f.file, f.line, f.col, f.rule, f.message, f.related})
 		}
@@ -716,7 +772,7 @@ func loadResults(file string) (map[string]*module, error) {
 	out := map[string]*module{}
 	for _, s := range in {
 		m := &module{packages: s.Packages, broken: s.Broken, elapsed: time.Duration(s.ElapsedMS) * time.Millisecond,
-			goVersion: s.GoVersion, netns: s.NetNS, panicked: s.Panicked, hung: s.Hung, status: s.Status}
+			goVersion: s.GoVersion, netns: s.NetNS, panicked: s.Panicked, hung: s.Hung, unfetched: s.Unfetched, status: s.Status}
 		m.path, m.version, _ = strings.Cut(s.Module, "@")
 		for _, f := range s.Findings {
 			m.findings = append(m.findings, &finding{file: f.File, line: f.Line, col: f.Col, rule: f.Rule, message: f.Message, related: f.Related})
