@@ -574,13 +574,14 @@ func long(ctx context.Context, rdb *redis.Client, key, token string) (int, error
 }
 
 // TestLongLockFunction: the same with lock code all through the function
-// (a lock, a renewal and a check-then-delete per block). The checks that
-// pair operations are quadratic in the operations of one function today
-// (see docs/sweep.md, "Long functions"), so this runs only with
-// LOCKVET_SCALING=1.
+// (a lock, a renewal and a check-then-delete per block, each with a finding
+// and most with a fix): every operation is paired, flowed and fixed in
+// work that does not grow with the rest of the function, so 4x the blocks
+// cost about 4x the work (4.0x when this was written; it was 16x while
+// each fix and each acquire's flow walked the whole function).
 func TestLongLockFunction(t *testing.T) {
-	if os.Getenv("LOCKVET_SCALING") != "1" {
-		t.Skip("known quadratic: set LOCKVET_SCALING=1 to run")
+	if testing.Short() {
+		t.Skip("builds lockvet with coverage counters")
 	}
 	gen := func(n int) string {
 		var b strings.Builder
@@ -595,7 +596,7 @@ func TestLongLockFunction(t *testing.T) {
 		return b.String()
 	}
 	ratio := workRatio(t, gen(100), gen(400))
-	if ratio > 6 {
+	if ratio > 4.6 {
 		t.Errorf("4x the lock code cost %.1fx the work: superlinear", ratio)
 	}
 }

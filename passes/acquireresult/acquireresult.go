@@ -34,7 +34,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
@@ -89,7 +88,8 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 		Requires:   []*analysis.Analyzer{ops},
 		ResultType: report.ResultType,
 		Run: func(pass *analysis.Pass) (any, error) {
-			c := &checker{pass: pass, res: pass.ResultOf[ops].(*redisops.Result), r: report.New(pass, Rule, cfg)}
+			res := pass.ResultOf[ops].(*redisops.Result)
+			c := &checker{pass: pass, res: res, r: report.New(pass, Rule, cfg, res)}
 			c.run()
 			return c.r.Done(), nil
 		},
@@ -101,6 +101,7 @@ type checker struct {
 	res   *redisops.Result
 	r     *report.Reporter
 	locks *lockid.Locks
+	funcs map[*redisops.Func]*funcFacts
 }
 
 func (c *checker) run() {
@@ -242,14 +243,9 @@ func (c *checker) onlyBusy(a *redisops.Op, out redisops.Outcome) (ast.Expr, bool
 	}
 	if id, isID := out.Err.(*ast.Ident); isID {
 		obj := info.ObjectOf(id)
-		var fcur inspector.Cursor
-		for fc := range a.Cursor.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-			fcur = fc
-			break
-		}
-		for cur := range fcur.Preorder((*ast.Ident)(nil)) {
+		for _, cur := range c.facts(a).uses[obj] {
 			u := cur.Node().(*ast.Ident)
-			if info.Uses[u] != obj || u == id {
+			if u == id {
 				continue
 			}
 			p := cur.Parent()
@@ -337,7 +333,7 @@ func (c *checker) flow(a *redisops.Op, out redisops.Outcome) {
 	if c.locks == nil {
 		c.locks = lockid.New(c.pass, c.res)
 	}
-	f := newFlow(c.pass, c.locks, a, out)
+	f := newFlow(c.pass, c.locks, c.facts(a), a, out)
 	if f == nil {
 		return
 	}

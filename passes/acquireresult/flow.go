@@ -2,6 +2,7 @@ package acquireresult
 
 import (
 	"go/ast"
+	"slices"
 
 	"go/constant"
 	"go/token"
@@ -122,6 +123,7 @@ type flow struct {
 	val, err types.Object
 	// tags maps the expressions of tag-switch cases to the tag.
 	tags map[ast.Expr]ast.Expr
+	fn   *funcFacts
 	// rels are the releases in the acquire's own function body; gets are
 	// the calls reading the lock key there (an ownership check by token).
 	rels []lockid.Release
@@ -135,8 +137,8 @@ type flow struct {
 	bad    bool // a test of the reply that this check does not read
 }
 
-func newFlow(pass *analysis.Pass, locks *lockid.Locks, a *redisops.Op, out redisops.Outcome) *flow {
-	f := &flow{pass: pass, info: pass.TypesInfo, a: a, out: out, boolIdx: -1, sinks: map[ast.Node]*sink{}}
+func newFlow(pass *analysis.Pass, locks *lockid.Locks, fn *funcFacts, a *redisops.Op, out redisops.Outcome) *flow {
+	f := &flow{pass: pass, info: pass.TypesInfo, fn: fn, a: a, out: out, boolIdx: -1, sinks: map[ast.Node]*sink{}}
 	if id, ok := out.Value.(*ast.Ident); ok {
 		f.val = f.info.ObjectOf(id)
 	}
@@ -179,38 +181,29 @@ func newFlow(pass *analysis.Pass, locks *lockid.Locks, a *redisops.Op, out redis
 	if f.derived(a, out) {
 		return nil
 	}
-	for _, op := range a.Func.Ops {
+	for _, op := range a.Func.OpsOn(a.Key()) {
 		if op.Kind == redisops.Get && op.Call.Pos() > a.Call.Pos() {
 			if ev, _ := locks.Match(a, op, op.Key()); ev == lockid.SameFunc {
 				f.gets = append(f.gets, op.Call)
 			}
 		}
 	}
-	ast.Inspect(a.Func.Body, func(n ast.Node) bool {
-		if sw, ok := n.(*ast.SwitchStmt); ok && sw.Tag != nil {
-			for _, cl := range sw.Body.List {
-				for _, e := range cl.(*ast.CaseClause).List {
-					if f.tags == nil {
-						f.tags = map[ast.Expr]ast.Expr{}
-					}
-					f.tags[e] = sw.Tag
-				}
-			}
-		}
-		return true
-	})
+	f.tags = fn.tags
 	return f
 }
 
 // run propagates the outcome from the acquire through the function's
 // control-flow graph, recording what reaches each sink.
 func (f *flow) run() {
-	g := f.a.Func.CFG()
-	b0, i0 := locate(g, f.a.Call.Pos())
+	b0, i0 := f.a.Func.Locate(f.a.Call.Pos())
 	if b0 == nil {
 		f.bad = true
 		return
 	}
+	// Only nodes at or before last can change what the flow finds (see
+	// horizon); blocks from which none can be reached are not visited, so
+	// an acquire costs the code up to its last use, not the whole function.
+	last := f.horizon()
 	in := map[*cfg.Block]state{}
 	type item struct {
 		b    *cfg.Block
@@ -219,7 +212,7 @@ func (f *flow) run() {
 	}
 	work := []item{{b0, i0, 0}}
 	push := func(b *cfg.Block, s state) {
-		if s == 0 || in[b]|s == in[b] {
+		if s == 0 || in[b]|s == in[b] || !f.a.Func.MayReach(b, last) {
 			return
 		}
 		in[b] |= s
@@ -254,19 +247,31 @@ func (f *flow) run() {
 	}
 }
 
-// locate finds the live block and node index whose node contains pos.
-func locate(g *cfg.CFG, pos token.Pos) (*cfg.Block, int) {
-	for _, b := range g.Blocks {
-		if !b.Live {
-			continue
-		}
-		for i, n := range b.Nodes {
-			if n.Pos() <= pos && pos < n.End() {
-				return b, i
-			}
+// horizon is the position of the last node the flow must reach: what it
+// finds is recorded at releases of the lock (visit), at returns of the
+// function's bool (visit), and at conditions that read a reply variable
+// (atom sets bad); a tag switch's case is read through its tag, itself a
+// use. Nodes after all of these change only the state, which nothing reads
+// any more.
+func (f *flow) horizon() token.Pos {
+	if f.boolIdx >= 0 {
+		return f.a.Func.Body.End()
+	}
+	last := f.a.Call.End()
+	for _, r := range f.rels {
+		last = max(last, r.Op.Call.Pos())
+	}
+	for _, obj := range []types.Object{f.val, f.err} {
+		if uses := f.fn.uses[obj]; obj != nil && len(uses) > 0 {
+			last = max(last, uses[len(uses)-1].Node().Pos())
 		}
 	}
-	return nil, 0
+	for _, e := range []ast.Expr{f.out.Value, f.out.Err} {
+		if e != nil {
+			last = max(last, e.End())
+		}
+	}
+	return last
 }
 
 // assign marks the reply variables dead when n assigns them.
@@ -635,12 +640,11 @@ func (f *flow) derived(a *redisops.Op, out redisops.Outcome) bool {
 		// Read in place: the accessor call itself.
 		return check(out.ExprCursor, out.Value != nil)
 	}
-	var fcur inspector.Cursor
-	for c := range a.Cursor.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		fcur = c
-		break
+	uses := f.fn.uses[f.val]
+	if f.err != f.val {
+		uses = append(slices.Clip(uses), f.fn.uses[f.err]...)
 	}
-	for cur := range fcur.Preorder((*ast.Ident)(nil)) {
+	for _, cur := range uses {
 		id := cur.Node().(*ast.Ident)
 		obj := f.info.Uses[id]
 		if obj == nil || obj != f.val && obj != f.err {
@@ -665,4 +669,47 @@ func (f *flow) derived(a *redisops.Op, out redisops.Outcome) bool {
 		}
 	}
 	return false
+}
+
+// funcFacts is what every flow in one function reads of it, gathered in
+// one walk: the tag-switch cases, and the uses of each variable (cursors at
+// the identifiers, in source order).
+type funcFacts struct {
+	tags map[ast.Expr]ast.Expr
+	uses map[types.Object][]inspector.Cursor
+}
+
+func (c *checker) facts(a *redisops.Op) *funcFacts {
+	if fn := c.funcs[a.Func]; fn != nil {
+		return fn
+	}
+	fn := &funcFacts{uses: map[types.Object][]inspector.Cursor{}}
+	for fcur := range a.Cursor.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		for cur := range fcur.Preorder((*ast.Ident)(nil), (*ast.SwitchStmt)(nil)) {
+			switch n := cur.Node().(type) {
+			case *ast.Ident:
+				if obj := c.pass.TypesInfo.Uses[n]; obj != nil {
+					fn.uses[obj] = append(fn.uses[obj], cur)
+				}
+			case *ast.SwitchStmt:
+				if n.Tag == nil {
+					continue
+				}
+				for _, cl := range n.Body.List {
+					for _, e := range cl.(*ast.CaseClause).List {
+						if fn.tags == nil {
+							fn.tags = map[ast.Expr]ast.Expr{}
+						}
+						fn.tags[e] = n.Tag
+					}
+				}
+			}
+		}
+		break
+	}
+	if c.funcs == nil {
+		c.funcs = map[*redisops.Func]*funcFacts{}
+	}
+	c.funcs[a.Func] = fn
+	return fn
 }

@@ -80,8 +80,9 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 		Requires:   []*analysis.Analyzer{ops},
 		ResultType: report.ResultType,
 		Run: func(pass *analysis.Pass) (any, error) {
-			r := report.New(pass, Rule, cfg)
-			run(pass, pass.ResultOf[ops].(*redisops.Result), cfg, r)
+			res := pass.ResultOf[ops].(*redisops.Result)
+			r := report.New(pass, Rule, cfg, res)
+			run(pass, res, cfg, r)
 			return r.Done(), nil
 		},
 	}
@@ -168,7 +169,7 @@ func suggest(pass *analysis.Pass, cfg *lvconfig.Config, d *redisops.Op, c *guard
 		}
 	}
 	// Nothing declared outside may lose its last use with the condition.
-	if fixes.Orphans(pass.TypesInfo, d.Func.Body, ifs.Cond.Pos(), ifs.Cond.End(), c.Token) {
+	if fixes.Orphans(d.Func, pass.TypesInfo, d.Func.Body, ifs.Cond.Pos(), ifs.Cond.End(), c.Token) {
 		return nil
 	}
 	unwrap, ok := unwrapIf(pass, ifs, stmt)

@@ -92,8 +92,9 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 		Requires:   []*analysis.Analyzer{ops},
 		ResultType: report.ResultType,
 		Run: func(pass *analysis.Pass) (any, error) {
-			r := report.New(pass, Rule, cfg)
-			run(pass, pass.ResultOf[ops].(*redisops.Result), r)
+			res := pass.ResultOf[ops].(*redisops.Result)
+			r := report.New(pass, Rule, cfg, res)
+			run(pass, res, r)
 			return r.Done(), nil
 		},
 	}
@@ -351,7 +352,7 @@ func setsFirstTTL(info *types.Info, o *redisops.Op) bool {
 		return false
 	}
 	f := o.Func
-	for _, a := range f.Ops {
+	for _, a := range f.OpsOn(o.Key()) {
 		if (a.Kind == redisops.Acquire || a.Kind == redisops.GetSet) && a.NoTTL && a.Call.Pos() < o.Call.Pos() &&
 			keyid.Same(info, f.Body, a.Key(), o.Key()) && f.Reachable(a.Call.Pos(), o.Call.Pos()) {
 			return true

@@ -63,8 +63,9 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 		Requires:   []*analysis.Analyzer{ops},
 		ResultType: report.ResultType,
 		Run: func(pass *analysis.Pass) (any, error) {
-			r := report.New(pass, Rule, cfg)
-			run(pass, pass.ResultOf[ops].(*redisops.Result), r)
+			res := pass.ResultOf[ops].(*redisops.Result)
+			r := report.New(pass, Rule, cfg, res)
+			run(pass, res, r)
 			return r.Done(), nil
 		},
 	}
@@ -146,7 +147,7 @@ func inTest(pass *analysis.Pass, op *redisops.Op) bool {
 // write that sets a TTL, or a script that expires it or that lockvet
 // cannot read.
 func expired(pass *analysis.Pass, res *redisops.Result, locks *lockid.Locks, a *redisops.Op) bool {
-	for _, e := range res.Ops {
+	for _, e := range locks.Candidates(a) {
 		if e == a || !setsTTL(pass, e) {
 			continue
 		}

@@ -164,8 +164,11 @@ type Func struct {
 	Ops  []*Op
 
 	info    *types.Info
+	res     *Result
 	cfgOnce sync.Once
 	cfg     *cfg.CFG
+	idx     cfgIdx
+	keys    keyIdx
 }
 
 // Result is redisops' result: every operation in the package, in source
@@ -181,6 +184,35 @@ type Result struct {
 	// pipeline or transaction has queued (pipe.Exec, pipe.Discard).
 	Flushes []*Flush
 	byPos   map[*ast.CallExpr]*Op
+
+	sharedMu sync.Mutex
+	shared   map[any]*sharedValue
+}
+
+type sharedValue struct {
+	once sync.Once
+	v    any
+}
+
+// Shared returns the value build makes for key, built once per package
+// and then shared by every check that reads this result (they may run
+// concurrently): work that every check would otherwise repeat, such as
+// reading the file's //lockvet: directives or indexing a function's uses,
+// is done once. key must be comparable; packages that use Shared define
+// their own key types, so their values never collide.
+func (r *Result) Shared(key any, build func() any) any {
+	r.sharedMu.Lock()
+	if r.shared == nil {
+		r.shared = map[any]*sharedValue{}
+	}
+	sv := r.shared[key]
+	if sv == nil {
+		sv = &sharedValue{}
+		r.shared[key] = sv
+	}
+	r.sharedMu.Unlock()
+	sv.once.Do(func() { sv.v = build() })
+	return sv.v
 }
 
 // Flush is a call on a pipeline or transaction that sends or drops what
@@ -376,7 +408,7 @@ func run(pass *analysis.Pass, cfg *lvconfig.Config) (any, error) {
 			}
 			f := funcs[encl]
 			if f == nil {
-				f = &Func{Node: encl, info: pass.TypesInfo}
+				f = &Func{Node: encl, info: pass.TypesInfo, res: res}
 				switch n := encl.(type) {
 				case *ast.FuncDecl:
 					f.Body = n.Body
@@ -555,6 +587,17 @@ type unitTTLSetter interface {
 	withTTLIn(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, bool)
 }
 
+// Shared is Result.Shared for values that belong to the function: built
+// once, shared by every check.
+func (f *Func) Shared(key any, build func() any) any {
+	return f.res.Shared(funcKey{f, key}, build)
+}
+
+type funcKey struct {
+	f   *Func
+	key any
+}
+
 // cfgBuilds counts control-flow graphs built, for tests that assert the
 // cheap path (no CFG in packages without lock operations).
 var cfgBuilds atomic.Int64
@@ -592,17 +635,27 @@ func mayReturn(info *types.Info, call *ast.CallExpr) bool {
 
 // Reachable reports whether, in f, control can flow from the point after
 // the node at from to the node at to (both positions inside f's body and
-// outside nested function literals).
-func (f *Func) Reachable(from, to token.Pos) bool {
-	g := f.CFG()
-	bf, nf := locate(g, from)
-	bt, nt := locate(g, to)
+// outside nested function literals). The search skips the blocks from which
+// to's block cannot be reached (MayReach), so it costs the part of the
+// function between the two, not the whole function.
+func (f *Func) Reachable(from, to token.Pos) bool { return f.reachable(from, to, true) }
+
+// reachable is Reachable, with the index (indexed) or by scanning the whole
+// graph (for tests that compare the two).
+func (f *Func) reachable(from, to token.Pos, indexed bool) bool {
+	find := f.Locate
+	if !indexed {
+		find = func(pos token.Pos) (*cfg.Block, int) { return locate(f.CFG(), pos) }
+	}
+	bf, nf := find(from)
+	bt, nt := find(to)
 	if bf == nil || bt == nil {
 		return false
 	}
 	if bf == bt && (nf < nt || nf == nt && from < to) {
 		return true
 	}
+	target := bt.Nodes[nt].Pos()
 	seen := map[*cfg.Block]bool{}
 	stack := append([]*cfg.Block(nil), bf.Succs...)
 	for len(stack) > 0 {
@@ -611,26 +664,11 @@ func (f *Func) Reachable(from, to token.Pos) bool {
 		if b == bt {
 			return true
 		}
-		if seen[b] {
+		if seen[b] || indexed && !f.MayReach(b, target) {
 			continue
 		}
 		seen[b] = true
 		stack = append(stack, b.Succs...)
 	}
 	return false
-}
-
-// locate finds the live block and node index whose node contains pos.
-func locate(g *cfg.CFG, pos token.Pos) (*cfg.Block, int) {
-	for _, b := range g.Blocks {
-		if !b.Live {
-			continue
-		}
-		for i, n := range b.Nodes {
-			if n.Pos() <= pos && pos < n.End() {
-				return b, i
-			}
-		}
-	}
-	return nil, 0
 }

@@ -68,8 +68,9 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 		Requires:   []*analysis.Analyzer{ops},
 		ResultType: report.ResultType,
 		Run: func(pass *analysis.Pass) (any, error) {
-			r := report.New(pass, Rule, cfg)
-			run(pass, pass.ResultOf[ops].(*redisops.Result), r)
+			res := pass.ResultOf[ops].(*redisops.Result)
+			r := report.New(pass, Rule, cfg, res)
+			run(pass, res, r)
 			return r.Done(), nil
 		},
 	}
@@ -82,7 +83,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 			if e.Kind != redisops.Expire || e.Scope.Kind != redisops.Direct || e.TTL == nil || e.Key() == nil || deletes(pass, e) {
 				continue
 			}
-			for _, a := range f.Ops {
+			for _, a := range f.OpsOn(e.Key()) {
 				if (a.Kind != redisops.Acquire && a.Kind != redisops.GetSet) || !a.NoTTL || a.Scope.Kind != redisops.Direct ||
 					a.Call.Pos() >= e.Call.Pos() && a.Call.Pos() < e.Call.End() ||
 					!keyid.Same(pass.TypesInfo, f.Body, a.Key(), e.Key()) ||
@@ -173,7 +174,7 @@ func moveTTL(pass *analysis.Pass, f *redisops.Func, a, e *redisops.Op) (analysis
 	}
 	stmt, ok := fixes.Removable(pass.TypesInfo, e.Cursor)
 	if !ok || stmt.Pos() <= a.Call.Pos() && a.Call.End() <= stmt.End() ||
-		fixes.Orphans(pass.TypesInfo, f.Body, stmt.Pos(), stmt.End(), e.TTL) {
+		fixes.Orphans(f, pass.TypesInfo, f.Body, stmt.Pos(), stmt.End(), e.TTL) {
 		return analysis.SuggestedFix{}, false
 	}
 	edits = append(edits, fixes.DeleteStmt(pass, stmt))

@@ -65,8 +65,9 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 		Requires:   []*analysis.Analyzer{ops},
 		ResultType: report.ResultType,
 		Run: func(pass *analysis.Pass) (any, error) {
-			c := &checker{pass: pass, r: report.New(pass, Rule, cfg)}
-			for _, op := range pass.ResultOf[ops].(*redisops.Result).Ops {
+			res := pass.ResultOf[ops].(*redisops.Result)
+			c := &checker{pass: pass, r: report.New(pass, Rule, cfg, res)}
+			for _, op := range res.Ops {
 				switch op.Kind {
 				case redisops.Acquire, redisops.Write, redisops.Expire:
 					c.ttl(op)

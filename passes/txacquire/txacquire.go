@@ -63,8 +63,9 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 		Requires:   []*analysis.Analyzer{ops},
 		ResultType: report.ResultType,
 		Run: func(pass *analysis.Pass) (any, error) {
-			r := report.New(pass, Rule, cfg)
-			run(pass, pass.ResultOf[ops].(*redisops.Result), r)
+			res := pass.ResultOf[ops].(*redisops.Result)
+			r := report.New(pass, Rule, cfg, res)
+			run(pass, res, r)
 			return r.Done(), nil
 		},
 	}
@@ -85,7 +86,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 			if e.Kind != redisops.Expire || !batched(e) || e.TTL == nil || e.Key() == nil || deletes(pass, e) {
 				continue
 			}
-			for _, a := range f.Ops {
+			for _, a := range f.OpsOn(e.Key()) {
 				if (a.Kind != redisops.Acquire && a.Kind != redisops.GetSet) || !a.NoTTL ||
 					a.Scope.Node != e.Scope.Node || a.Scope.Kind != e.Scope.Kind ||
 					a.Call.Pos() >= e.Call.Pos() && a.Call.Pos() < e.Call.End() ||
@@ -222,7 +223,7 @@ func moveTTL(pass *analysis.Pass, res *redisops.Result, p pair) (analysis.Sugges
 	}
 	stmt, ok := fixes.Removable(pass.TypesInfo, e.Cursor)
 	if !ok || stmt.Pos() <= a.Call.Pos() && a.Call.End() <= stmt.End() ||
-		fixes.Orphans(pass.TypesInfo, p.f.Body, stmt.Pos(), stmt.End(), e.TTL) {
+		fixes.Orphans(p.f, pass.TypesInfo, p.f.Body, stmt.Pos(), stmt.End(), e.TTL) {
 		return analysis.SuggestedFix{}, false
 	}
 	// The EXPIRE must be queued exactly when the acquire is: deleting one

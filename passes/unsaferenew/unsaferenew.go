@@ -109,8 +109,9 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 		Requires:   []*analysis.Analyzer{ops},
 		ResultType: report.ResultType,
 		Run: func(pass *analysis.Pass) (any, error) {
-			r := report.New(pass, Rule, cfg)
-			run(pass, pass.ResultOf[ops].(*redisops.Result), r)
+			res := pass.ResultOf[ops].(*redisops.Result)
+			r := report.New(pass, Rule, cfg, res)
+			run(pass, res, r)
 			return r.Done(), nil
 		},
 	}
@@ -176,7 +177,7 @@ func deletes(info *types.Info, e *redisops.Op) bool {
 // setnxexpire's), so this check leaves it alone.
 func setsFirstTTL(info *types.Info, e *redisops.Op) bool {
 	f := e.Func
-	for _, a := range f.Ops {
+	for _, a := range f.OpsOn(e.Key()) {
 		if (a.Kind != redisops.Acquire && a.Kind != redisops.GetSet) || !a.NoTTL || a.Scope.Kind != redisops.Direct ||
 			a.Call.Pos() >= e.Call.Pos() && a.Call.Pos() < e.Call.End() ||
 			!keyid.Same(info, f.Body, a.Key(), e.Key()) {
@@ -419,7 +420,7 @@ func (c *checker) report(e *redisops.Op, lk *lockid.Lock, how string) {
 // function, reaches e: an owner check in Go, in a separate round trip.
 func (c *checker) checkedByGet(e *redisops.Op) bool {
 	f := e.Func
-	for _, g := range f.Ops {
+	for _, g := range f.OpsOn(e.Key()) {
 		if g.Kind == redisops.Get && g.Call.Pos() < e.Call.Pos() && keyid.Same(c.pass.TypesInfo, f.Body, g.Key(), e.Key()) && f.Reachable(g.Call.Pos(), e.Call.Pos()) {
 			return true
 		}

@@ -108,8 +108,9 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 		Requires:   []*analysis.Analyzer{ops},
 		ResultType: report.ResultType,
 		Run: func(pass *analysis.Pass) (any, error) {
-			r := report.New(pass, Rule, cfg)
-			run(pass, pass.ResultOf[ops].(*redisops.Result), cfg, r)
+			res := pass.ResultOf[ops].(*redisops.Result)
+			r := report.New(pass, Rule, cfg, res)
+			run(pass, res, cfg, r)
 			return r.Done(), nil
 		},
 	}
@@ -147,7 +148,7 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 			continue
 		}
 		if lk.Evidence == lockid.SameFunc && (d.Func == lk.Acquire.Func && !d.Func.Reachable(lk.Acquire.Call.Pos(), d.Call.Pos()) ||
-			afterFailedAcquire(pass, lk.Acquire, d) || onErrorOnly(pass, res, lk.Acquire)) {
+			afterFailedAcquire(pass, lk.Acquire, d) || onErrorOnly(pass, locks, lk.Acquire)) {
 			continue
 		}
 		reportDelete(pass, cfg, r, d, key, lk)
@@ -192,7 +193,7 @@ func expires(pass *analysis.Pass, a *redisops.Op) bool {
 	if !a.NoTTL {
 		return true
 	}
-	for _, e := range a.Func.Ops {
+	for _, e := range a.Func.OpsOn(a.Key()) {
 		if e.Kind == redisops.Expire && e.Key() != nil && keyid.Same(pass.TypesInfo, a.Func.Body, a.Key(), e.Key()) {
 			return true
 		}
@@ -228,7 +229,7 @@ func afterFailedAcquire(pass *analysis.Pass, a, d *redisops.Op) bool {
 		id, ok := e.(*ast.Ident)
 		return ok && info.Uses[id] == v && id.Pos() > a.Call.End() && !keyid.AssignedBetween(info, a.Func.Body, v, a.Call.End(), id.Pos())
 	}
-	for _, f := range guard.Facts(info, d.Cursor, d.Func.Node) {
+	for _, f := range guard.Facts(info, d.Cursor, d.Func.Node, a.Call.End()) {
 		if f.Is(info, isFlag, false) {
 			return true
 		}
@@ -238,10 +239,10 @@ func afterFailedAcquire(pass *analysis.Pass, a, d *redisops.Op) bool {
 
 // onErrorOnly reports whether every delete of a's key after a, in a's
 // function and the function literals in it, runs only with an error set.
-func onErrorOnly(pass *analysis.Pass, res *redisops.Result, a *redisops.Op) bool {
+func onErrorOnly(pass *analysis.Pass, locks *lockid.Locks, a *redisops.Op) bool {
 	info := pass.TypesInfo
 	found := false
-	for _, x := range res.Ops {
+	for _, x := range locks.Candidates(a) {
 		if x.Kind != redisops.Delete || x.Func == nil || x.Call.Pos() < a.Call.End() ||
 			!(x.Func.Node.Pos() >= a.Func.Node.Pos() && x.Func.Node.End() <= a.Func.Node.End()) {
 			continue
@@ -255,7 +256,7 @@ func onErrorOnly(pass *analysis.Pass, res *redisops.Result, a *redisops.Op) bool
 		}
 		found = true
 		onError := false
-		for _, f := range guard.Facts(info, x.Cursor, x.Func.Node) {
+		for _, f := range guard.Facts(info, x.Cursor, x.Func.Node, a.Call.Pos()) {
 			if f.ErrorSet(info) {
 				onError = true
 				break

@@ -5,10 +5,12 @@ package fixes
 
 import (
 	"bytes"
+	"cmp"
 	"go/ast"
 	"go/format"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
@@ -157,43 +159,86 @@ func hasCall(e ast.Expr) bool {
 	return found
 }
 
+// Memo shares values built once per package between the checks
+// (redisops.Result.Shared).
+type Memo interface {
+	Shared(key any, build func() any) any
+}
+
 // Orphans reports whether deleting [start, end) from body would leave a
 // local variable declared outside that range with no remaining use
 // ("declared and not used"). Uses inside kept (text that is copied
-// elsewhere) count as remaining.
-func Orphans(info *types.Info, body ast.Node, start, end token.Pos, kept ...ast.Node) bool {
-	inRange := map[*types.Var]bool{}
-	ast.Inspect(body, func(n ast.Node) bool {
-		id, ok := n.(*ast.Ident)
-		if !ok || id.Pos() < start || id.Pos() >= end {
-			return true
+// elsewhere) count as remaining. The uses of body's locals are indexed once
+// per body (in memo, when not nil), so each question costs the deleted
+// range, not a walk of the function.
+func Orphans(memo Memo, info *types.Info, body ast.Node, start, end token.Pos, kept ...ast.Node) bool {
+	x := localUsesOf(memo, info, body)
+	lo, _ := slices.BinarySearchFunc(x.uses, start, func(u localUse, pos token.Pos) int { return cmp.Compare(u.pos, pos) })
+	inRange := map[*types.Var]int{} // uses inside the range of locals declared outside it
+	for _, u := range x.uses[lo:] {
+		if u.pos >= end {
+			break
 		}
-		if v, ok := info.Uses[id].(*types.Var); ok && !v.IsField() && v.Pos() >= body.Pos() && v.Pos() < body.End() && (v.Pos() < start || v.Pos() >= end) {
-			inRange[v] = true
+		if u.v.Pos() < start || u.v.Pos() >= end {
+			inRange[u.v]++
 		}
-		return true
-	})
+	}
 	if len(inRange) == 0 {
 		return false
 	}
 	used := map[*types.Var]bool{}
-	count := func(n ast.Node, outside bool) {
-		ast.Inspect(n, func(n ast.Node) bool {
-			id, ok := n.(*ast.Ident)
-			if !ok || outside && id.Pos() >= start && id.Pos() < end {
-				return true
-			}
-			if v, ok := info.Uses[id].(*types.Var); ok && inRange[v] {
-				used[v] = true
+	for v, n := range inRange {
+		if x.count[v] > n {
+			used[v] = true
+		}
+	}
+	for _, k := range kept {
+		ast.Inspect(k, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok && inRange[v] > 0 {
+					used[v] = true
+				}
 			}
 			return true
 		})
 	}
-	count(body, true)
-	for _, k := range kept {
-		count(k, false)
-	}
 	return len(used) < len(inRange)
+}
+
+// localUses are the uses of a body's local variables, in position order,
+// and their number per variable.
+type localUses struct {
+	uses  []localUse
+	count map[*types.Var]int
+}
+
+type localUse struct {
+	pos token.Pos
+	v   *types.Var
+}
+
+type localUsesKey struct{ body ast.Node }
+
+func localUsesOf(memo Memo, info *types.Info, body ast.Node) *localUses {
+	build := func() any {
+		x := &localUses{count: map[*types.Var]int{}}
+		ast.Inspect(body, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			if v, ok := info.Uses[id].(*types.Var); ok && !v.IsField() && v.Pos() >= body.Pos() && v.Pos() < body.End() {
+				x.uses = append(x.uses, localUse{id.Pos(), v})
+				x.count[v]++
+			}
+			return true
+		})
+		return x
+	}
+	if memo == nil {
+		return build().(*localUses)
+	}
+	return memo.Shared(localUsesKey{body}, build).(*localUses)
 }
 
 // InScopeAt reports whether every identifier in e resolves, at pos, to the

@@ -2,61 +2,120 @@ package fixes
 
 import (
 	"bytes"
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 )
+
+// Files is a package's files in position order, with the uses of imported
+// package names in each, indexed once (on first need) and shared by every
+// fix in the file: pruning imports then costs the edits' size, not a walk
+// of the file per fix. It is safe for concurrent use.
+type Files struct {
+	files []*ast.File
+	uses  []importUses
+}
+
+type importUses struct {
+	once  sync.Once
+	uses  []pkgUse // in position order
+	count map[*types.PkgName]int
+}
+
+type pkgUse struct {
+	pos token.Pos
+	pn  *types.PkgName
+}
+
+// NewFiles indexes files (those of one package) by position.
+func NewFiles(files []*ast.File) *Files {
+	sorted := files
+	if !slices.IsSortedFunc(files, byStart) {
+		sorted = slices.SortedFunc(slices.Values(files), byStart)
+	}
+	return &Files{files: sorted, uses: make([]importUses, len(sorted))}
+}
+
+func byStart(a, b *ast.File) int { return cmp.Compare(a.FileStart, b.FileStart) }
+
+// Len is the number of files; File(i) is the i-th in position order.
+func (x *Files) Len() int             { return len(x.files) }
+func (x *Files) File(i int) *ast.File { return x.files[i] }
+
+// Index is the index of the file that holds pos, or -1.
+func (x *Files) Index(pos token.Pos) int {
+	i, found := slices.BinarySearchFunc(x.files, pos, func(f *ast.File, p token.Pos) int { return cmp.Compare(f.FileStart, p) })
+	if !found {
+		i--
+	}
+	if i < 0 || pos > x.files[i].FileEnd {
+		return -1
+	}
+	return i
+}
+
+func (x *Files) importUses(info *types.Info, i int) *importUses {
+	u := &x.uses[i]
+	u.once.Do(func() {
+		u.count = map[*types.PkgName]int{}
+		ast.Inspect(x.files[i], func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if pn, ok := info.Uses[id].(*types.PkgName); ok {
+					u.uses = append(u.uses, pkgUse{id.Pos(), pn})
+					u.count[pn]++
+				}
+			}
+			return true
+		})
+	})
+	return u
+}
 
 // PruneImports adds to fix the edits that delete imports its edits leave
 // unused: a deleted statement may hold the file's only use of fmt, and
 // hosts that apply fixes without goimports (golangci-lint --fix, editors)
 // would then leave code that does not compile. An import stays when the new
-// text mentions its name.
-func PruneImports(pass *analysis.Pass, fix *analysis.SuggestedFix) {
-	byFile := map[*ast.File][]analysis.TextEdit{}
+// text mentions its name. files are the pass's files.
+func PruneImports(pass *analysis.Pass, fix *analysis.SuggestedFix, files *Files) {
+	byFile := map[int][]analysis.TextEdit{}
 	for _, e := range fix.TextEdits {
-		for _, f := range pass.Files {
-			if f.FileStart <= e.Pos && e.Pos <= f.FileEnd {
-				byFile[f] = append(byFile[f], e)
-				break
-			}
+		if i := files.Index(e.Pos); i >= 0 {
+			byFile[i] = append(byFile[i], e)
 		}
 	}
-	for f, edits := range byFile {
-		removed := func(pos token.Pos) bool {
-			for _, e := range edits {
-				if e.Pos <= pos && pos < e.End {
-					return true
+	for _, i := range slices.Sorted(maps.Keys(byFile)) {
+		edits := byFile[i]
+		u := files.importUses(pass.TypesInfo, i)
+		// The uses of package names inside replaced ranges (each once,
+		// however many edits cover it), per package name.
+		inside := map[*types.PkgName]int{}
+		var order []*types.PkgName
+		seen := map[int]bool{}
+		for _, e := range edits {
+			lo, _ := slices.BinarySearchFunc(u.uses, e.Pos, func(p pkgUse, pos token.Pos) int { return cmp.Compare(p.pos, pos) })
+			for j := lo; j < len(u.uses) && u.uses[j].pos < e.End; j++ {
+				if seen[j] {
+					continue
 				}
+				seen[j] = true
+				pn := u.uses[j].pn
+				if inside[pn] == 0 {
+					order = append(order, pn)
+				}
+				inside[pn]++
 			}
-			return false
 		}
-		// Package names used inside replaced ranges, and their uses outside.
-		inside := map[*types.PkgName]bool{}
-		outside := map[*types.PkgName]bool{}
-		ast.Inspect(f, func(n ast.Node) bool {
-			id, ok := n.(*ast.Ident)
-			if !ok {
-				return true
+		for _, pn := range order {
+			if inside[pn] < u.count[pn] || mentions(edits, pn.Name()) {
+				continue // still used outside, or by the new text
 			}
-			pn, ok := pass.TypesInfo.Uses[id].(*types.PkgName)
-			if !ok {
-				return true
-			}
-			if removed(id.Pos()) {
-				inside[pn] = true
-			} else {
-				outside[pn] = true
-			}
-			return true
-		})
-		for pn := range inside {
-			if outside[pn] || mentions(edits, pn.Name()) {
-				continue
-			}
-			if e, ok := deleteImport(pass, f, pn); ok {
+			if e, ok := deleteImport(pass, files.files[i], pn); ok {
 				fix.TextEdits = append(fix.TextEdits, e)
 			}
 		}

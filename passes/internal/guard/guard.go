@@ -11,6 +11,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"sort"
 
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
@@ -33,7 +34,12 @@ type Fact struct {
 // and conditions of earlier if statements, with no else, in an enclosing
 // block whose body always leaves the block (false). Conjunctions known true
 // and disjunctions known false are split; negations are flipped.
-func Facts(info *types.Info, cur inspector.Cursor, stop ast.Node) []Fact {
+//
+// Of the earlier if statements, only those that end after since count:
+// callers asking about a value made at since (an acquire's reply) pass its
+// position, so the statements before it are not scanned at all and a long
+// function costs the code between the two, not all that precedes.
+func Facts(info *types.Info, cur inspector.Cursor, stop ast.Node, since token.Pos) []Fact {
 	var out []Fact
 	child := cur
 	for p := cur.Parent(); p.Node() != nil && child.Node() != stop; child, p = p, p.Parent() {
@@ -46,7 +52,8 @@ func Facts(info *types.Info, cur inspector.Cursor, stop ast.Node) []Fact {
 				out = split(out, n, n.Cond, false)
 			}
 		case *ast.BlockStmt:
-			for _, s := range n.List {
+			first := sort.Search(len(n.List), func(i int) bool { return n.List[i].End() > since })
+			for _, s := range n.List[first:] {
 				if s == child.Node() {
 					break
 				}
@@ -164,7 +171,7 @@ func OwnerCompare(info *types.Info, del *redisops.Op) *Compare {
 		return nil
 	}
 	var facts []Fact
-	for _, g := range f.Ops {
+	for _, g := range f.OpsOn(del.Keys...) {
 		if g.Kind != redisops.Get || g.Key() == nil || g.Call.Pos() >= del.Call.Pos() || !sameKey(info, f.Body, g.Key(), del.Keys) {
 			continue
 		}
@@ -182,7 +189,7 @@ func OwnerCompare(info *types.Info, del *redisops.Op) *Compare {
 				!keyid.AssignedBetween(info, f.Body, v, g.Call.End(), id.Pos())
 		}
 		if facts == nil {
-			facts = Facts(info, del.Cursor, f.Node)
+			facts = Facts(info, del.Cursor, f.Node, g.Call.Pos()) // g is the first GET: the others come after it
 		}
 		for _, ft := range facts {
 			b, ok := ft.Cond.(*ast.BinaryExpr)

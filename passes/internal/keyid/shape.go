@@ -13,15 +13,16 @@ import (
 // that compare many keys can bucket them by ShapeKeys and run SameShape
 // only within a bucket instead of on every pair.
 type Shape struct {
-	path string       // where in the expression: x/y sides of +, f for a Sprintf format
+	path string       // where in the expression: x/y sides of +, f for a Sprintf format, * a dereference
 	obj  types.Object // the variable or field, or nil for a constant
 	val  string       // the constant, or ""
 }
 
 // ShapeKeys returns the index keys of e's shape: if SameShape(info, a, b)
-// then ShapeKeys(info, a) and ShapeKeys(info, b) have a key in common. The
-// converse does not hold (a shared key is only a candidate). It returns
-// nil for expressions that have the same shape as nothing.
+// or Same(info, body, a, b) then ShapeKeys(info, a) and ShapeKeys(info, b)
+// have a key in common. The converse does not hold (a shared key is only a
+// candidate). It returns nil for expressions that are the same key as
+// nothing.
 func ShapeKeys(info *types.Info, e ast.Expr) []Shape {
 	return shapeKeys(info, e, "", nil)
 }
@@ -47,6 +48,8 @@ func shapeKeys(info *types.Info, e ast.Expr, path string, out []Shape) []Shape {
 		if len(e.Args) > 0 && isSprintf(info, e) {
 			out = shapeKeys(info, e.Args[0], path+"f"+strconv.Itoa(len(e.Args)), out)
 		}
+	case *ast.StarExpr:
+		out = shapeKeys(info, e.X, path+"*", out)
 	case *ast.BinaryExpr:
 		if e.Op == token.ADD {
 			out = shapeKeys(info, e.X, path+"x", out)

@@ -26,10 +26,8 @@ import (
 
 type index struct {
 	acqIndex   map[*redisops.Op]int  // acquire → index in acquires
-	acqByPos   []int                 // acquire indices sorted by call position
 	acqByShape map[keyid.Shape][]int // acquire indices by key shape, ascending
 	ops        []*redisops.Op        // res.Ops
-	opsByPos   []int                 // op indices sorted by call position
 	opsByShape map[keyid.Shape][]int // op indices by the shape of any key, ascending
 	opsInDecl  map[*types.Func][]int // op indices by the declared function holding them
 	calls      []sameCall            // same-package static calls, by position
@@ -55,16 +53,11 @@ func (l *Locks) index() *index {
 	}
 	for i, a := range l.acquires {
 		x.acqIndex[a] = i
-		x.acqByPos = append(x.acqByPos, i)
 		for _, k := range dedupe(keyid.ShapeKeys(info, a.Key())) {
 			x.acqByShape[k] = append(x.acqByShape[k], i)
 		}
 	}
-	slices.SortStableFunc(x.acqByPos, func(i, j int) int {
-		return cmp.Compare(l.acquires[i].Call.Pos(), l.acquires[j].Call.Pos())
-	})
 	for i, op := range x.ops {
-		x.opsByPos = append(x.opsByPos, i)
 		var shapes []keyid.Shape
 		for _, k := range op.Keys {
 			shapes = append(shapes, keyid.ShapeKeys(info, k)...)
@@ -80,9 +73,6 @@ func (l *Locks) index() *index {
 			}
 		}
 	}
-	slices.SortStableFunc(x.opsByPos, func(i, j int) int {
-		return cmp.Compare(x.ops[i].Call.Pos(), x.ops[j].Call.Pos())
-	})
 	x.files = slices.Clone(l.pass.Files)
 	slices.SortFunc(x.files, func(a, b *ast.File) int { return cmp.Compare(a.FileStart, b.FileStart) })
 	l.idx = x
@@ -131,15 +121,16 @@ func (x *index) declStart(pos token.Pos) token.Pos {
 	return f.FileStart
 }
 
-// acquiresBetween lists, in acquire order, the acquires whose call starts
-// in [from, to).
-func (l *Locks) acquiresBetween(from, to token.Pos) []int {
-	x := l.index()
-	pos := func(i int) token.Pos { return l.acquires[x.acqByPos[i]].Call.Pos() }
-	lo := sort.Search(len(x.acqByPos), func(i int) bool { return pos(i) >= from })
-	hi := sort.Search(len(x.acqByPos), func(i int) bool { return pos(i) >= to })
-	out := slices.Clone(x.acqByPos[lo:max(lo, hi)])
-	slices.Sort(out)
+// acquiresOn lists, in acquire order, the acquires whose call starts in
+// [from, to) and whose key may be key (keyid.Same or SameShape): those
+// sharing a shape key with it.
+func (l *Locks) acquiresOn(key ast.Expr, from, to token.Pos) []int {
+	var out []int
+	for _, i := range l.acquiresShaped(key) {
+		if p := l.acquires[i].Call.Pos(); from <= p && p < to {
+			out = append(out, i)
+		}
+	}
 	return out
 }
 
@@ -155,18 +146,19 @@ func (l *Locks) acquiresShaped(key ast.Expr) []int {
 	return slices.Compact(out)
 }
 
-// releaseCandidates lists, in res.Ops order, the operations that can
-// release a's key (see Match): those inside a's function, those with a key
-// of the same shape, and those in same-package functions that a's function
-// calls after a.
-func (l *Locks) releaseCandidates(a *redisops.Op) []*redisops.Op {
+// Candidates lists, in res.Ops order, the operations that Match can
+// connect to a's key: those with a key of the same shape (in a's function
+// or elsewhere), and those in same-package functions that a's function
+// calls after a. It is a superset: Match decides.
+func (l *Locks) Candidates(a *redisops.Op) []*redisops.Op {
+	if a.Func == nil || a.Key() == nil {
+		return nil // Match finds nothing
+	}
 	x := l.index()
 	var idx []int
-	from, to := a.Func.Node.Pos(), a.Func.Node.End()
-	pos := func(i int) token.Pos { return x.ops[x.opsByPos[i]].Call.Pos() }
-	lo := sort.Search(len(x.opsByPos), func(i int) bool { return pos(i) >= from })
-	hi := sort.Search(len(x.opsByPos), func(i int) bool { return pos(i) > to })
-	idx = append(idx, x.opsByPos[lo:max(lo, hi)]...)
+	// In a's function (and literals inside it) Match asks keyid.Same,
+	// elsewhere keyid.SameShape: either way the keys share a shape key.
+	to := a.Func.Node.End()
 	for _, k := range keyid.ShapeKeys(l.pass.TypesInfo, a.Key()) {
 		idx = append(idx, x.opsByShape[k]...)
 	}

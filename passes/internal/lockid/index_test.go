@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"os"
 	"slices"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 
 	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
@@ -25,15 +23,7 @@ import (
 // Match, and Of finds the same same-function and same-shape evidence as
 // the plain scan of every acquire.
 func TestIndexSameAnswers(t *testing.T) {
-	cfg := &packages.Config{
-		Mode: packages.LoadSyntax | packages.NeedModule,
-		Dir:  lvtest.TestData(t),
-		Env:  append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod"),
-	}
-	pkgs, err := packages.Load(cfg, "./...")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkgs := lvtest.Load(t, "./...")
 	var problems []string
 	checked := 0
 	a := &analysis.Analyzer{

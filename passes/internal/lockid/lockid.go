@@ -90,7 +90,7 @@ func (l *Locks) sameFunc(op *redisops.Op, key ast.Expr) *Lock {
 		return nil
 	}
 	// Such an acquire lies before op in op's top-level declaration.
-	for _, i := range l.acquiresBetween(l.index().declStart(op.Call.Pos()), op.Call.Pos()) {
+	for _, i := range l.acquiresOn(key, l.index().declStart(op.Call.Pos()), op.Call.Pos()) {
 		a := l.acquires[i]
 		if a.Func == nil || op.Func == nil || a.Call.Pos() >= op.Call.Pos() {
 			continue
@@ -147,7 +147,7 @@ func (l *Locks) viaHelper(op *redisops.Op, key ast.Expr) *Lock {
 			continue
 		}
 		arg := call.Args[index]
-		for _, i := range l.acquiresBetween(l.index().declStart(call.Pos()), call.Pos()) {
+		for _, i := range l.acquiresOn(arg, l.index().declStart(call.Pos()), call.Pos()) {
 			a := l.acquires[i]
 			if a.Func == nil || a.Call.Pos() >= call.Pos() || !encloses(a.Func.Node, call) {
 				continue

@@ -69,7 +69,7 @@ func (l *Locks) Releases(a *redisops.Op) []Release {
 		return nil // Match finds nothing
 	}
 	var rels []Release
-	for _, d := range l.releaseCandidates(a) {
+	for _, d := range l.Candidates(a) {
 		var keys []ast.Expr
 		checked := false
 		switch d.Kind {

@@ -14,6 +14,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"golang.org/x/tools/go/packages"
 )
 
 var (
@@ -38,4 +40,21 @@ func TestData(t testing.TB) string {
 		t.Fatalf("go mod download in %s: %v\n%s", dir, dlError, dlOut)
 	}
 	return dir
+}
+
+// Load loads packages of the test module (patterns relative to it) with
+// syntax and types, offline, for tests that run analyzers through the
+// checker rather than analysistest.
+func Load(t testing.TB, patterns ...string) []*packages.Package {
+	t.Helper()
+	cfg := &packages.Config{
+		Mode: packages.LoadSyntax | packages.NeedModule,
+		Dir:  TestData(t),
+		Env:  append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod"),
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
 }

@@ -15,7 +15,6 @@
 package report
 
 import (
-	"go/ast"
 	"go/token"
 	"reflect"
 	"strings"
@@ -24,7 +23,7 @@ import (
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
-	"github.com/lockvet/lockvet/passes/internal/fixes"
+	"github.com/lockvet/lockvet/passes/redisops"
 )
 
 // Suppressed is a finding an in-source directive suppressed, kept so that
@@ -54,27 +53,31 @@ var ResultType = reflect.TypeFor[*Result]()
 
 // Reporter reports one rule's findings for one pass.
 type Reporter struct {
-	pass       *analysis.Pass
-	rule       *rules.Rule
-	cfg        *lvconfig.Config
-	generated  map[*ast.File]bool
-	directives []*directive
-	parsed     bool
-	result     Result
+	pass   *analysis.Pass
+	rule   *rules.Rule
+	cfg    *lvconfig.Config
+	pkg    *pkgFiles
+	result Result
+
+	// The directives that name this rule, in source order, whether each
+	// suppressed a finding, and where they apply (indices into dirs).
+	parsed bool
+	dirs   []*directive
+	used   []bool
+	byLine map[fileLine][]int
+	wide   map[string][]int
 }
 
-type directive struct {
-	pos      token.Pos
-	file     string
-	line     int
-	fileWide bool
-	reason   string
-	used     bool
+type fileLine struct {
+	file string
+	line int
 }
 
-// New returns a Reporter for rule in pass. Call Done when the check ends.
-func New(pass *analysis.Pass, rule *rules.Rule, cfg *lvconfig.Config) *Reporter {
-	return &Reporter{pass: pass, rule: rule, cfg: cfg}
+// New returns a Reporter for rule in pass, which reads ops (the package's
+// redisops result, where what every check needs of the package's files is
+// computed once). Call Done when the check ends.
+func New(pass *analysis.Pass, rule *rules.Rule, cfg *lvconfig.Config, ops *redisops.Result) *Reporter {
+	return &Reporter{pass: pass, rule: rule, cfg: cfg, pkg: filesOf(pass, ops)}
 }
 
 // Report reports d unless its file is excluded or a directive suppresses it.
@@ -87,10 +90,11 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 		d.URL = r.rule.URL()
 	}
 	for i := range d.SuggestedFixes {
-		fixes.PruneImports(r.pass, &d.SuggestedFixes[i])
+		r.pkg.pruneImports(r.pass, &d.SuggestedFixes[i])
 	}
-	if dir := r.suppressing(d.Pos); dir != nil {
-		dir.used = true
+	if i := r.suppressing(d.Pos); i >= 0 {
+		r.used[i] = true
+		dir := r.dirs[i]
 		r.result.Suppressed = append(r.result.Suppressed, Suppressed{Diagnostic: d, Reason: dir.reason, Directive: dir.pos})
 		return
 	}
@@ -101,8 +105,8 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 // the check's result.
 func (r *Reporter) Done() *Result {
 	r.parse()
-	for _, dir := range r.directives {
-		if !dir.used && dir.reason != "" {
+	for i, dir := range r.dirs {
+		if !r.used[i] && dir.reason != "" {
 			r.pass.Report(analysis.Diagnostic{
 				Pos:      dir.pos,
 				Category: r.rule.ID,
@@ -114,54 +118,63 @@ func (r *Reporter) Done() *Result {
 	return &r.result
 }
 
-func (r *Reporter) suppressing(pos token.Pos) *directive {
+// suppressing returns the index of the first directive (in source order)
+// that suppresses a finding at pos, or -1.
+func (r *Reporter) suppressing(pos token.Pos) int {
 	r.parse()
-	if len(r.directives) == 0 {
-		return nil
+	if len(r.dirs) == 0 {
+		return -1
 	}
 	p := r.pass.Fset.Position(pos)
-	for _, dir := range r.directives {
-		if dir.reason == "" || dir.file != p.Filename {
-			continue
-		}
-		if dir.fileWide || p.Line == dir.line || p.Line == dir.line+1 {
-			return dir
+	best := -1
+	for _, list := range [2][]int{r.byLine[fileLine{p.Filename, p.Line}], r.wide[p.Filename]} {
+		if len(list) > 0 && (best < 0 || list[0] < best) {
+			best = list[0]
 		}
 	}
-	return nil
+	return best
 }
 
-// parse collects the directives that name this rule, reporting those
-// without a reason.
+// parse selects the package's directives that name this rule, reporting
+// those without a reason.
 func (r *Reporter) parse() {
 	if r.parsed {
 		return
 	}
 	r.parsed = true
-	for _, f := range r.pass.Files {
-		for _, cg := range f.Comments {
-			for _, c := range cg.List {
-				text, fileWide, ok := cutDirective(c.Text)
-				if !ok {
-					continue
-				}
-				ids, reason, _ := strings.Cut(text, "--")
-				if !r.names(ids) {
-					continue
-				}
-				p := r.pass.Fset.Position(c.Slash)
-				dir := &directive{pos: c.Slash, file: p.Filename, line: p.Line, fileWide: fileWide, reason: strings.TrimSpace(reason)}
-				if dir.reason == "" && !r.excluded(analysis.Diagnostic{Pos: c.Slash}) {
-					r.pass.Report(analysis.Diagnostic{
-						Pos:      c.Slash,
-						End:      c.End(),
-						Category: r.rule.ID,
-						URL:      r.rule.URL(),
-						Message:  "lockvet:ignore needs a reason after \"--\" (//lockvet:ignore " + r.rule.ID + " -- why this is safe); it suppresses nothing without one",
-					})
-				}
-				r.directives = append(r.directives, dir)
+	for _, dir := range r.pkg.directives {
+		if !r.names(dir.ids) {
+			continue
+		}
+		if dir.reason == "" && !r.excluded(analysis.Diagnostic{Pos: dir.pos}) {
+			r.pass.Report(analysis.Diagnostic{
+				Pos:      dir.pos,
+				End:      dir.end,
+				Category: r.rule.ID,
+				URL:      r.rule.URL(),
+				Message:  "lockvet:ignore needs a reason after \"--\" (//lockvet:ignore " + r.rule.ID + " -- why this is safe); it suppresses nothing without one",
+			})
+		}
+		i := len(r.dirs)
+		r.dirs = append(r.dirs, dir)
+		r.used = append(r.used, false)
+		if dir.reason == "" {
+			continue // suppresses nothing
+		}
+		if dir.fileWide {
+			if r.wide == nil {
+				r.wide = map[string][]int{}
 			}
+			r.wide[dir.file] = append(r.wide[dir.file], i)
+			continue
+		}
+		if r.byLine == nil {
+			r.byLine = map[fileLine][]int{}
+		}
+		// A directive covers its own line and the next.
+		for _, l := range []int{dir.line, dir.line + 1} {
+			k := fileLine{dir.file, l}
+			r.byLine[k] = append(r.byLine[k], i)
 		}
 	}
 }
@@ -191,33 +204,6 @@ func (r *Reporter) excluded(d analysis.Diagnostic) bool {
 	if r.cfg != nil && r.cfg.IncludeGenerated {
 		return false
 	}
-	if r.generated == nil {
-		r.generated = map[*ast.File]bool{}
-		for _, f := range r.pass.Files {
-			r.generated[f] = ast.IsGenerated(f) && !cgoOutput(f)
-		}
-	}
-	for f, gen := range r.generated {
-		if gen && f.FileStart <= d.Pos && d.Pos <= f.FileEnd {
-			return true
-		}
-	}
-	return false
-}
-
-// cgoOutput reports whether f is the go command's cgo translation of a
-// user's file. It says it is generated, but its code is the user's (line
-// directives map it back to the user's file), so its findings are kept.
-func cgoOutput(f *ast.File) bool {
-	for _, cg := range f.Comments {
-		if cg.Pos() > f.Package {
-			break
-		}
-		for _, c := range cg.List {
-			if c.Text == "// Code generated by cmd/cgo; DO NOT EDIT." {
-				return true
-			}
-		}
-	}
-	return false
+	f := r.pkg.file(d.Pos)
+	return f >= 0 && r.pkg.generated[f]
 }
