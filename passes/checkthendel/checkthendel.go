@@ -117,6 +117,9 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 		key := fixes.Text(pass.Fset, c.Get.Key())
 		msg := fmt.Sprintf("%s of %s after a GET compared its value in a separate round trip: if the lock expires and another process takes it between the two, this deletes their lock; compare and delete in one step",
 			d.Method, key)
+		if how := d.Advice(redisops.AdviseRelease); how != "" {
+			msg += " (" + how + ")"
+		}
 		if constToken {
 			msg += fmt.Sprintf("; the compared value %s is the same for every holder, so give the lock a random token (see LV204)", fixes.Text(pass.Fset, c.Token))
 		}

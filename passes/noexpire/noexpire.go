@@ -88,17 +88,12 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		if rel.Call != nil {
 			related = analysis.RelatedInformation{Pos: rel.Call.Pos(), End: rel.Call.End(), Message: "lock released through this call"}
 		}
-		advice := fmt.Sprintf("pass %s a TTL", a.Method)
-		if a.TTLUnit == redisops.NoUnit {
-			// The acquire has no TTL parameter (SETNX, INCR, a wrapper).
-			advice = "take the lock with SET NX and a TTL (PX)"
-		}
 		r.Report(analysis.Diagnostic{
 			Pos: a.Call.Pos(),
 			End: a.Call.End(),
 			Message: fmt.Sprintf("lock %s is acquired by %s with no TTL and nothing expires it: a holder that dies before the release leaves it held forever; "+
-				"%s of 3-5x the p99 duration of the guarded work, and give the work its own timeout below the TTL",
-				fixes.Text(pass.Fset, a.Key()), a.Method, advice),
+				"%s; make the TTL 3-5x the p99 duration of the guarded work, and give the work its own timeout below the TTL",
+				fixes.Text(pass.Fset, a.Key()), a.Method, a.Advice(redisops.AdviseTTL)),
 			Related: []analysis.RelatedInformation{related},
 		})
 	}

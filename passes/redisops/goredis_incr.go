@@ -113,21 +113,11 @@ func incrLock(info *types.Info, cur inspector.Cursor, key ast.Expr) bool {
 		}
 		guards = []incrGuard{g}
 	case "Result":
-		var first *ast.Ident
-		switch p := acc.Parent().Node().(type) {
-		case *ast.AssignStmt:
-			if len(p.Lhs) == 2 && len(p.Rhs) == 1 {
-				first, _ = p.Lhs[0].(*ast.Ident)
-			}
-		case *ast.ValueSpec:
-			if len(p.Names) == 2 && len(p.Values) == 1 {
-				first = p.Names[0]
-			}
-		}
-		if first == nil || first.Name == "_" {
+		first := pairFirst(info, acc.Parent().Node())
+		if first == nil {
 			return false
 		}
-		if guards, ok = replyGuards(info, fcur, info.ObjectOf(first)); !ok {
+		if guards, ok = replyGuards(info, fcur, first); !ok {
 			return false
 		}
 	default:

@@ -449,3 +449,56 @@ func (memcache) busyErr(info *types.Info, _ *Op, e ast.Expr) bool {
 func (memcache) busyTest(*types.Info, *Op, *ast.CallExpr) (ast.Expr, bool) { return nil, false }
 
 func (memcache) readBoth(Outcome, string) ([]analysis.TextEdit, bool) { return nil, false }
+
+// advice: memcached has no scripts. The TTL is the Item's Expiration; an
+// owner-checked release or renewal is gets + cas: Get the item (which
+// carries its CAS ID), compare its Value with the token, and
+// CompareAndSwap it, which fails if the item changed since the Get.
+// Expiration -1 makes the swapped item expire at once: a delete.
+func (memcache) advice(o *Op, a Advice) string {
+	switch a {
+	case AdviseTTL:
+		if o.Method == "Add" {
+			return "set Expiration (seconds) in the Item passed to Add"
+		}
+	case AdviseRelease:
+		return "memcached has no scripts: Get the item, compare its Value with the token, and CompareAndSwap it with Expiration -1, which fails if the item changed after the Get"
+	case AdviseRenew:
+		return "memcached has no scripts: Get the item, compare its Value with the token, and CompareAndSwap it with the new Expiration, which fails if the item changed after the Get"
+	}
+	return ""
+}
+
+// --- replies ---
+
+// reply: Get returns (*Item, error); the item is kept in the first
+// variable (it, err := mc.Get(key)). Its value is it.Value (replyValue).
+func (memcache) reply(info *types.Info, o *Op) (ast.Expr, *types.Var) {
+	if o.Kind != Get {
+		return nil, nil
+	}
+	return nil, pairFirst(info, o.Cursor.Parent().Node())
+}
+
+// replyValue: it.Value or string(it.Value) read the value of the item it.
+func (memcache) replyValue(info *types.Info, _ *Op, e ast.Expr) ast.Expr {
+	if call, ok := e.(*ast.CallExpr); ok && len(call.Args) == 1 {
+		if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+			if b, ok := tv.Type.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+				e = ast.Unparen(call.Args[0])
+			}
+		}
+	}
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Value" {
+		return nil
+	}
+	t := info.TypeOf(sel.X)
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); !ok || n.Obj().Name() != "Item" || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != memcachePath {
+		return nil
+	}
+	return ast.Unparen(sel.X)
+}

@@ -638,22 +638,7 @@ func (redigo) reply(info *types.Info, o *Op) (ast.Expr, *types.Var) {
 	if !ok || conv == "" && o.Kind == Get {
 		return nil, nil
 	}
-	var first *ast.Ident
-	switch p := rcur.Parent().Node().(type) {
-	case *ast.AssignStmt:
-		if len(p.Lhs) == 2 && len(p.Rhs) == 1 {
-			first, _ = p.Lhs[0].(*ast.Ident)
-		}
-	case *ast.ValueSpec:
-		if len(p.Names) == 2 && len(p.Values) == 1 {
-			first = p.Names[0]
-		}
-	}
-	if first == nil || first.Name == "_" {
-		return nil, nil
-	}
-	v, _ := info.ObjectOf(first).(*types.Var)
-	return nil, v
+	return nil, pairFirst(info, rcur.Parent().Node())
 }
 
 // --- acquire outcomes (LV105) ---
@@ -974,4 +959,18 @@ func (redigo) runScript(pass *analysis.Pass, o *Op, v string, keys, args []strin
 	}
 	plan := func(*types.Package) (string, []analysis.TextEdit, bool) { return v, nil, true }
 	return redigoRun(pass, o, rc, plan, keys, args)
+}
+
+// advice: SETNX takes no TTL; the one-step acquire is SET with NX and PX.
+func (redigo) advice(o *Op, a Advice) string {
+	if a != AdviseTTL {
+		return ""
+	}
+	switch o.Method {
+	case "SETNX":
+		return `use one SET that carries the TTL: Do("SET", key, value, "NX", "PX", ms)`
+	case "SET":
+		return `add the TTL to the SET: Do("SET", key, value, "NX", "PX", ms)`
+	}
+	return ""
 }

@@ -76,6 +76,48 @@ func (o *Op) Reply(info *types.Info) (ast.Expr, *types.Var) {
 	return nil, nil
 }
 
+// ReplyValue returns the expression whose value is the reply's value
+// holder when e reads the value of o's reply: e itself for clients whose
+// reply is the value, and, for a client whose reply is a record (a
+// gomemcache *Item), the record when e reads its value field (it.Value,
+// string(it.Value)). It returns nil when e does not read the value. Code
+// matching the reply of Reply against an expression passes it through
+// ReplyValue first.
+func (o *Op) ReplyValue(info *types.Info, e ast.Expr) ast.Expr {
+	if r, ok := o.adapter.(valueReader); ok {
+		return r.replyValue(info, o, ast.Unparen(e))
+	}
+	return ast.Unparen(e)
+}
+
+// valueReader is implemented by adapters whose replies hold the value in
+// a field.
+type valueReader interface {
+	replyValue(info *types.Info, o *Op, e ast.Expr) ast.Expr
+}
+
+// pairFirst returns the first variable of a two-valued read that is the
+// only right-hand side of the assignment or declaration n (v, err := …;
+// var v, err = …), or nil when n is something else or the first is _.
+func pairFirst(info *types.Info, n ast.Node) *types.Var {
+	var first *ast.Ident
+	switch p := n.(type) {
+	case *ast.AssignStmt:
+		if len(p.Lhs) == 2 && len(p.Rhs) == 1 {
+			first, _ = p.Lhs[0].(*ast.Ident)
+		}
+	case *ast.ValueSpec:
+		if len(p.Names) == 2 && len(p.Values) == 1 {
+			first = p.Names[0]
+		}
+	}
+	if first == nil || first.Name == "_" {
+		return nil
+	}
+	v, _ := info.ObjectOf(first).(*types.Var)
+	return v
+}
+
 // releaser is implemented by adapters that can rewrite a delete into an
 // owner-checked release.
 type releaser interface {
@@ -107,19 +149,7 @@ func (goRedis) reply(info *types.Info, o *Op) (ast.Expr, *types.Var) {
 		}
 		return call, nil
 	case "Result":
-		var first *ast.Ident
-		switch p := accessor.Parent().Node().(type) {
-		case *ast.AssignStmt:
-			if len(p.Lhs) == 2 && len(p.Rhs) == 1 {
-				first, _ = p.Lhs[0].(*ast.Ident)
-			}
-		case *ast.ValueSpec:
-			if len(p.Names) == 2 && len(p.Values) == 1 {
-				first = p.Names[0]
-			}
-		}
-		if first != nil && first.Name != "_" {
-			v, _ := info.ObjectOf(first).(*types.Var)
+		if v := pairFirst(info, accessor.Parent().Node()); v != nil {
 			return nil, v
 		}
 	}

@@ -866,22 +866,7 @@ func (rueidisClient) reply(info *types.Info, o *Op) (ast.Expr, *types.Var) {
 	default:
 		return nil, nil
 	}
-	var first *ast.Ident
-	switch p := accessor.Parent().Node().(type) {
-	case *ast.AssignStmt:
-		if len(p.Lhs) == 2 && len(p.Rhs) == 1 {
-			first, _ = p.Lhs[0].(*ast.Ident)
-		}
-	case *ast.ValueSpec:
-		if len(p.Names) == 2 && len(p.Values) == 1 {
-			first = p.Names[0]
-		}
-	}
-	if first == nil || first.Name == "_" {
-		return nil, nil
-	}
-	v, _ := info.ObjectOf(first).(*types.Var)
-	return nil, v
+	return nil, pairFirst(info, accessor.Parent().Node())
 }
 
 // --- owner-checked release and renewal ---
@@ -1047,4 +1032,19 @@ func durationCount(info *types.Info, e ast.Expr, unit time.Duration) ast.Expr {
 		return sel.X
 	}
 	return nil
+}
+
+// advice: SETNX takes no TTL; the one-step acquire is the SET builder with
+// Nx and PxMilliseconds (or ExSeconds).
+func (rueidisClient) advice(o *Op, a Advice) string {
+	if a != AdviseTTL {
+		return ""
+	}
+	switch o.Method {
+	case "SETNX":
+		return "use one SET that carries the TTL: B().Set().Key(key).Value(value).Nx().PxMilliseconds(ms)"
+	case "SET":
+		return "add the TTL to the SET: ….Nx().PxMilliseconds(ms)"
+	}
+	return ""
 }

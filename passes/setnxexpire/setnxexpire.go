@@ -131,22 +131,18 @@ func reportPair(pass *analysis.Pass, r *report.Reporter, f *redisops.Func, a, e 
 	key := fixes.Text(pass.Fset, a.Key())
 	// The words for a lock, and for a key that is not known to be one.
 	acquired, held, related := "acquired", "the lock with no TTL, held forever", "lock acquired here without a TTL"
-	oneCmd, takeOver := "take the lock with one command that sets the TTL too (SET key token NX PX ttl)", "take over with one SET that carries the TTL"
+	takeOver := "take over with one SET that carries the TTL"
 	if !lock {
 		acquired, held, related = "wrote", "the key with no TTL, kept forever", "key written here without a TTL"
-		oneCmd, takeOver = "write the key with one command that sets the TTL too (SET key value NX PX ttl)", "write the value and the TTL with one SET"
+		takeOver = "write the value and the TTL with one SET"
 	}
 	var msg string
 	if a.Kind == redisops.GetSet {
 		msg = fmt.Sprintf("%s after %s: %s clears the TTL of %s, and a crash before %s leaves %s; %s",
 			e.Method, a.Method, a.Method, key, e.Method, held, takeOver)
-	} else if a.TTLUnit == redisops.NoUnit {
-		// The acquire has no TTL parameter (SETNX, INCR, a wrapper).
-		msg = fmt.Sprintf("%s after %s %s %s without a TTL: a crash between the two round trips leaves %s; %s",
-			e.Method, a.Method, acquired, key, held, oneCmd)
 	} else {
-		msg = fmt.Sprintf("%s after %s %s %s without a TTL: a crash between the two round trips leaves %s; pass the TTL to %s",
-			e.Method, a.Method, acquired, key, held, a.Method)
+		msg = fmt.Sprintf("%s after %s %s %s without a TTL: a crash between the two round trips leaves %s; %s",
+			e.Method, a.Method, acquired, key, held, a.Advice(redisops.AdviseTTL))
 	}
 	d := analysis.Diagnostic{
 		Pos:     e.Call.Pos(),

@@ -192,11 +192,11 @@ func reportPair(pass *analysis.Pass, res *redisops.Result, r *report.Reporter, p
 		msg = fmt.Sprintf("%s is queued with %s in the same %s and runs even when the takeover lost: it rewrites the TTL of the lock %s that another owner holds%s; take over with one SET that carries the TTL",
 			e.Method, a.Method, batch, key, notAtomic)
 	case e.Call.Pos() < a.Call.Pos():
-		msg = fmt.Sprintf("%s is queued before %s in the same %s: it rewrites the TTL of the lock %s when another owner holds it, and when the key is free it expires nothing, so %s takes the lock with no TTL, held forever%s; pass the TTL to %s and drop the %s",
-			e.Method, a.Method, batch, key, a.Method, notAtomic, a.Method, e.Method)
+		msg = fmt.Sprintf("%s is queued before %s in the same %s: it rewrites the TTL of the lock %s when another owner holds it, and when the key is free it expires nothing, so %s takes the lock with no TTL, held forever%s; %s, and drop the %s",
+			e.Method, a.Method, batch, key, a.Method, notAtomic, a.Advice(redisops.AdviseTTL), e.Method)
 	default:
-		msg = fmt.Sprintf("%s is queued with %s in the same %s and runs even when %s lost: it rewrites the TTL of the lock %s that another owner holds%s; pass the TTL to %s and drop the %s",
-			e.Method, a.Method, batch, a.Method, key, notAtomic, a.Method, e.Method)
+		msg = fmt.Sprintf("%s is queued with %s in the same %s and runs even when %s lost: it rewrites the TTL of the lock %s that another owner holds%s; %s, and drop the %s",
+			e.Method, a.Method, batch, a.Method, key, notAtomic, a.Advice(redisops.AdviseTTL), e.Method)
 	}
 	d := analysis.Diagnostic{
 		Pos:     e.Call.Pos(),

@@ -388,11 +388,19 @@ func (c *checker) report(e *redisops.Op, lk *lockid.Lock, how string) {
 		msg = fmt.Sprintf("script renews lock %s %s without comparing its value with this process's token: after the lock expired and another process took it, this extends their lock and this process works on as if it held it; compare GET with the token in the script before PEXPIRE",
 			key, how)
 	case c.checkedByGet(e):
-		msg = fmt.Sprintf("%s renews lock %s %s after a separate GET: the lock can expire and pass to another process between the two round trips, and this extends their lock; compare and extend in one script (GET == token, then PEXPIRE)",
-			e.Method, key, how)
+		advice := "compare and extend in one script (GET == token, then PEXPIRE)"
+		if s := e.Advice(redisops.AdviseRenew); s != "" {
+			advice = "compare and extend in one step (" + s + ")"
+		}
+		msg = fmt.Sprintf("%s renews lock %s %s after a separate GET: the lock can expire and pass to another process between the two round trips, and this extends their lock; %s",
+			e.Method, key, how, advice)
 	default:
-		msg = fmt.Sprintf("%s renews lock %s %s without checking it still holds this process's token: after the lock expired and another process took it, this extends their lock and this process works on as if it held it; renew with a compare-and-pexpire script (GET == token, then PEXPIRE)",
-			e.Method, key, how)
+		advice := "renew with a compare-and-pexpire script (GET == token, then PEXPIRE)"
+		if s := e.Advice(redisops.AdviseRenew); s != "" {
+			advice = "renew only while the key still holds this process's token (" + s + ")"
+		}
+		msg = fmt.Sprintf("%s renews lock %s %s without checking it still holds this process's token: after the lock expired and another process took it, this extends their lock and this process works on as if it held it; %s",
+			e.Method, key, how, advice)
 	}
 	d := analysis.Diagnostic{
 		Pos:     e.Call.Pos(),

@@ -167,6 +167,9 @@ func reportDelete(pass *analysis.Pass, cfg *lvconfig.Config, r *report.Reporter,
 		msg = fmt.Sprintf("%s of lock key %s does not check the owner: once the TTL has run out and another process holds the lock, this deletes their lock; delete only while the key still holds the token it was acquired with",
 			d.Method, keyText)
 	}
+	if how := d.Advice(redisops.AdviseRelease); how != "" {
+		msg += " (" + how + ")"
+	}
 	var related []analysis.RelatedInformation
 	if lk.Evidence == lockid.ViaHelper {
 		related = append(related, analysis.RelatedInformation{Pos: lk.Call.Pos(), End: lk.Call.End(), Message: "the lock key is passed here"})

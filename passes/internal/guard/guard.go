@@ -153,8 +153,9 @@ var errorType = types.Universe.Lookup("error").Type()
 // same key compared equal to Token, in a separate round trip.
 type Compare struct {
 	Get *redisops.Op
-	// Fact is the comparison (Value == Token known true, or Value != Token
-	// known false); Cmp is its expression.
+	// Fact is the comparison (Value == Token known true, Value != Token
+	// known false, or bytes.Equal(Value, Token) known true); Cmp is its
+	// expression, nil for bytes.Equal.
 	Fact  Fact
 	Cmp   *ast.BinaryExpr
 	Value ast.Expr // the GET's value as compared (rdb.Get(…).Val(), or v)
@@ -180,7 +181,9 @@ func OwnerCompare(info *types.Info, del *redisops.Op) *Compare {
 			continue
 		}
 		isValue := func(e ast.Expr) bool {
-			e = ast.Unparen(e)
+			if e = g.ReplyValue(info, e); e == nil {
+				return false
+			}
 			if inline != nil {
 				return e == inline
 			}
@@ -192,11 +195,18 @@ func OwnerCompare(info *types.Info, del *redisops.Op) *Compare {
 			facts = Facts(info, del.Cursor, f.Node, g.Call.Pos()) // g is the first GET: the others come after it
 		}
 		for _, ft := range facts {
+			var x, y ast.Expr
 			b, ok := ft.Cond.(*ast.BinaryExpr)
-			if !ok || !(b.Op == token.EQL && ft.True || b.Op == token.NEQ && !ft.True) {
+			switch {
+			case ok && (b.Op == token.EQL && ft.True || b.Op == token.NEQ && !ft.True):
+				x, y = b.X, b.Y
+			case ft.True && bytesEqual(info, ft.Cond):
+				call := ast.Unparen(ft.Cond).(*ast.CallExpr)
+				x, y, b = call.Args[0], call.Args[1], nil
+			default:
 				continue
 			}
-			for _, pair := range [2][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			for _, pair := range [2][2]ast.Expr{{x, y}, {y, x}} {
 				if isValue(pair[0]) && !isValue(pair[1]) {
 					return &Compare{Get: g, Fact: ft, Cmp: b, Value: ast.Unparen(pair[0]), Token: pair[1], Inline: inline != nil}
 				}
@@ -204,6 +214,16 @@ func OwnerCompare(info *types.Info, del *redisops.Op) *Compare {
 		}
 	}
 	return nil
+}
+
+// bytesEqual reports whether e is a call of bytes.Equal.
+func bytesEqual(info *types.Info, e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 2 {
+		return false
+	}
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "bytes" && fn.Name() == "Equal"
 }
 
 func sameKey(info *types.Info, body ast.Node, k ast.Expr, keys []ast.Expr) bool {

@@ -6,6 +6,34 @@ import (
 	"github.com/bradfitz/gomemcache/memcache"
 )
 
+// --- reported (no fix: memcached has no scripts, and a rewrite into
+// Get/compare/CompareAndSwap would return errors Delete never did) ---
+
+// Get, compare, Delete: the lock can expire and pass to another process
+// between the Get and the Delete, which then deletes their lock.
+func racy(mc *memcache.Client, key string, token []byte) error {
+	it, err := mc.Get(key)
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(it.Value, token) {
+		return mc.Delete(key) // want `Delete of key after a GET compared its value in a separate round trip: .*; compare and delete in one step \(memcached has no scripts: Get the item, compare its Value with the token, and CompareAndSwap it with Expiration -1`
+	}
+	return nil
+}
+
+// The same with the comparison negated and the value as a string.
+func racyString(mc *memcache.Client, key, token string) error {
+	it, err := mc.Get(key)
+	if err != nil {
+		return err
+	}
+	if string(it.Value) != token {
+		return nil
+	}
+	return mc.Delete(key) // want `Delete of key after a GET compared its value`
+}
+
 // --- silent ---
 
 // gets, compare, then CompareAndSwap with Expiration -1: the swap fails if
@@ -22,14 +50,20 @@ func release(mc *memcache.Client, key string, token []byte) error {
 	return mc.CompareAndSwap(it)
 }
 
-// Get, compare, Delete is the check-then-delete race, but a memcached reply
-// is an *Item whose Value field is compared: not followed (a known gap).
-func racy(mc *memcache.Client, key string, token []byte) error {
+// A Get that is not compared: a cache read, then an invalidation.
+func invalidate(mc *memcache.Client, key string) ([]byte, error) {
 	it, err := mc.Get(key)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if bytes.Equal(it.Value, token) {
+	return it.Value, mc.Delete(key)
+}
+
+// Compared with a constant on a key nothing takes as a lock: a cache
+// entry's marker, not an owner check.
+func marker(mc *memcache.Client, key string) error {
+	it, err := mc.Get(key)
+	if err == nil && string(it.Value) == "stale" {
 		return mc.Delete(key)
 	}
 	return nil

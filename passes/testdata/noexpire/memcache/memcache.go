@@ -11,7 +11,7 @@ var errBusy = errors.New("busy")
 
 // Add with no Expiration: the item never expires.
 func deferDelete(mc *memcache.Client, key, token string) error {
-	err := mc.Add(&memcache.Item{Key: key, Value: []byte(token)}) // want `lock key is acquired by Add with no TTL and nothing expires it: .*pass Add a TTL`
+	err := mc.Add(&memcache.Item{Key: key, Value: []byte(token)}) // want `lock key is acquired by Add with no TTL and nothing expires it: .*; set Expiration \(seconds\) in the Item passed to Add; make the TTL 3-5x`
 	if err == memcache.ErrNotStored {
 		return errBusy
 	}

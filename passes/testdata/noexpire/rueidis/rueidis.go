@@ -34,7 +34,7 @@ type Mutex struct {
 }
 
 func (m *Mutex) TryLock(ctx context.Context) (bool, error) {
-	err := m.client.Do(ctx, m.client.B().Set().Key(m.key).Value(m.token).Nx().Build()).Error() // want `lock m.key is acquired by SET with no TTL and nothing expires it: .*pass SET a TTL`
+	err := m.client.Do(ctx, m.client.B().Set().Key(m.key).Value(m.token).Nx().Build()).Error() // want `lock m.key is acquired by SET with no TTL and nothing expires it: .*; add the TTL to the SET: ….Nx\(\).PxMilliseconds\(ms\); make the TTL`
 	if rueidis.IsRedisNil(err) {
 		return false, nil
 	}

@@ -19,7 +19,7 @@ func acquireIfOK(c redis.Conn, key, token string) (bool, error) {
 		return false, err
 	}
 	if ok {
-		c.Do("EXPIRE", key, lockSeconds) // want `EXPIRE after SETNX acquired key without a TTL`
+		c.Do("EXPIRE", key, lockSeconds) // want `EXPIRE after SETNX acquired key without a TTL: .*; use one SET that carries the TTL: Do\("SET", key, value, "NX", "PX", ms\)`
 	}
 	return ok, nil
 }

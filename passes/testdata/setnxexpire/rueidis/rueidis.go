@@ -35,7 +35,7 @@ func setNXThenPexpire(ctx context.Context, client rueidis.Client, key, token str
 	if err != nil {
 		return err
 	}
-	if err := client.Do(ctx, client.B().Pexpire().Key(key).Milliseconds(ttl.Milliseconds()).Build()).Error(); err != nil { // want `PEXPIRE after SET wrote key without a TTL: .*; pass the TTL to SET`
+	if err := client.Do(ctx, client.B().Pexpire().Key(key).Milliseconds(ttl.Milliseconds()).Build()).Error(); err != nil { // want `PEXPIRE after SET wrote key without a TTL: .*; add the TTL to the SET: ….Nx\(\).PxMilliseconds\(ms\)`
 		return err
 	}
 	return nil

@@ -13,7 +13,7 @@ const lockSeconds = 30
 func acquireTx(c redis.Conn, key, token string) error {
 	c.Send("MULTI")
 	c.Send("SETNX", key, token)
-	c.Send("EXPIRE", key, lockSeconds) // want `EXPIRE is queued with SETNX in the same transaction and runs even when SETNX lost: it rewrites the TTL of the lock key that another owner holds; pass the TTL to SETNX`
+	c.Send("EXPIRE", key, lockSeconds) // want `EXPIRE is queued with SETNX in the same transaction and runs even when SETNX lost: it rewrites the TTL of the lock key that another owner holds; use one SET that carries the TTL: Do\("SET", key, value, "NX", "PX", ms\), and drop the EXPIRE`
 	_, err := c.Do("EXEC")
 	return err
 }

@@ -27,7 +27,7 @@ func jobs(ctx context.Context, st *store.Store, key, token string) error {
 // A plain function call (no receiver) as the acquire, a client EXPIRE.
 func report(ctx context.Context, rdb *redis.Client, token string) {
 	if grab(ctx, rdb, "lock:report", token) {
-		rdb.Expire(ctx, "lock:report", time.Minute) // want `Expire after grab acquired "lock:report" without a TTL: .*take the lock with one command that sets the TTL too`
+		rdb.Expire(ctx, "lock:report", time.Minute) // want `Expire after grab acquired "lock:report" without a TTL: .*use one SET that carries the TTL`
 	}
 }
 
