@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -81,4 +82,91 @@ func (c *checker) timePkg(pos token.Pos) bool {
 	_, obj := scope.LookupParent("time", pos)
 	pn, ok := obj.(*types.PkgName)
 	return ok && pn.Imported().Path() == "time"
+}
+
+// nanosConv matches e = T(x), T an integer type and x a time.Duration that
+// certainly is one: a parameter of the enclosing function or a struct
+// field of that type (not a constant, and not a local variable, which may
+// hold a bare count). The conversion keeps the count of nanoseconds. It
+// returns x, or nil.
+func (c *checker) nanosConv(e ast.Expr) ast.Expr {
+	info := c.pass.TypesInfo
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil
+	}
+	tv, ok := info.Types[call.Fun]
+	if !ok || !tv.IsType() {
+		return nil
+	}
+	if b, ok := tv.Type.Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return nil
+	}
+	x := ast.Unparen(call.Args[0])
+	if !isDuration(info.TypeOf(x)) || info.Types[x].Value != nil {
+		return nil
+	}
+	if sel, ok := x.(*ast.SelectorExpr); ok {
+		if v, ok := info.Uses[sel.Sel].(*types.Var); ok && v.IsField() {
+			return x
+		}
+		return nil
+	}
+	id, ok := x.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	// A parameter: declared in the signature scope of a function around
+	// the conversion.
+	if sc := v.Parent(); sc != nil && v.Pos() < call.Pos() {
+		for _, f := range c.pass.Files {
+			if f.FileStart <= call.Pos() && call.Pos() < f.FileEnd {
+				var found bool
+				ast.Inspect(f, func(n ast.Node) bool {
+					if found || n == nil || n.Pos() > call.Pos() || n.End() <= call.Pos() {
+						return false
+					}
+					var ft *ast.FuncType
+					switch n := n.(type) {
+					case *ast.FuncDecl:
+						ft = n.Type
+					case *ast.FuncLit:
+						ft = n.Type
+					}
+					if ft != nil && ft.Params != nil && ft.Params.Pos() <= v.Pos() && v.Pos() < ft.Params.End() {
+						found = true
+					}
+					return !found
+				})
+				if found {
+					return x
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// nanosCount reports a time.Duration converted to an integer where the
+// command takes seconds or milliseconds: the integer is a count of
+// nanoseconds. No fix: dividing by the unit makes a TTL below it 0, which
+// deletes the key (EXPIRE) or means no expiry (memcached), so the right
+// rounding is the author's choice.
+func (c *checker) nanosCount(op *redisops.Op, e, x ast.Expr) {
+	fset := c.pass.Fset
+	unit, div := "seconds", "time.Second"
+	if op.TTLUnit == redisops.Millis {
+		unit, div = "milliseconds", "time.Millisecond"
+	}
+	xt := fixes.Text(fset, x)
+	c.r.Report(analysis.Diagnostic{
+		Pos: e.Pos(),
+		End: e.End(),
+		Message: fmt.Sprintf("TTL %s converts the time.Duration %s to an integer, a count of nanoseconds, where %s takes a whole number of %s: a 30s TTL goes out as 30000000000 %s (or wraps around in a 32-bit field); divide by the unit first (%s / %s), and keep a TTL below one %s from becoming 0",
+			fixes.Text(fset, e), xt, op.Method, unit, unit, xt, div, strings.TrimSuffix(unit, "s")),
+	})
 }

@@ -38,8 +38,11 @@ time.Duration(cfg.LockSeconds) has the same effect: a conversion is not a
 unit. A TTL computed from Unix()/UnixNano() is the current date read as a
 length of time. A time.Duration passed as a Lua script argument reaches the
 script as nanoseconds, so PEXPIRE ARGV[2] with 30s sets about 347 days (and
-go-redis v6/v7 cannot encode it at all). EXPIRE with a TTL of 0 or less
-deletes the key at once.`,
+go-redis v6/v7 cannot encode it at all). The same holds where a client takes
+a plain count (redigo's EX/PX arguments, memcached's Expiration and Touch):
+int64(ttl) or int32(ttl) of a time.Duration is a count of nanoseconds, 30s
+becomes 30000000000 seconds or wraps around in 32 bits. EXPIRE with a TTL of
+0 or less deletes the key at once.`,
 	Fix: `Write the unit: 30 * time.Second, time.Duration(n) * time.Second; use
 time.Until(deadline) for a deadline; pass ttl.Milliseconds() to a script that
 uses PEXPIRE or PX (int64(ttl / time.Second) for EXPIRE or EX). The suggested
@@ -98,6 +101,12 @@ func (c *checker) ttl(op *redisops.Op) {
 	if (op.TTLUnit == redisops.Seconds || op.TTLUnit == redisops.Millis) && isDuration(info.TypeOf(e)) {
 		c.durationCount(op, e)
 		return
+	}
+	if op.TTLUnit == redisops.Seconds || op.TTLUnit == redisops.Millis {
+		if x := c.nanosConv(e); x != nil {
+			c.nanosCount(op, e, x)
+			return
+		}
 	}
 	tv := info.Types[e]
 	if tv.Value != nil && tv.Value.Kind() == constant.Int {

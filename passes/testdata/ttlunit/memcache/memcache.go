@@ -8,7 +8,30 @@ import (
 	"github.com/bradfitz/gomemcache/memcache"
 )
 
+// --- reported ---
+
+// A time.Duration converted to int32 is a count of nanoseconds: 30s is
+// 30000000000, which wraps around in the int32 Expiration.
+func nanos(mc *memcache.Client, key string, token []byte, ttl time.Duration) {
+	mc.Add(&memcache.Item{Key: key, Value: token, Expiration: int32(ttl)}) // want `TTL int32\(ttl\) converts the time.Duration ttl to an integer, a count of nanoseconds, where Add takes a whole number of seconds`
+}
+
+type locker struct {
+	mc  *memcache.Client
+	ttl time.Duration
+}
+
+func (l *locker) refresh(key string) error {
+	return l.mc.Touch(key, int32(l.ttl)) // want `TTL int32\(l.ttl\) converts the time.Duration l.ttl to an integer`
+}
+
 // --- silent ---
+
+// A local variable may hold a bare count: not followed.
+func count(mc *memcache.Client, key string) {
+	n := time.Duration(30)
+	mc.Touch(key, int32(n))
+}
 
 func absolute(mc *memcache.Client, key string, token []byte, ttl time.Duration) {
 	mc.Add(&memcache.Item{Key: key, Value: token, Expiration: int32(time.Now().Add(ttl).Unix())})

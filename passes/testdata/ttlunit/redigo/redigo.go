@@ -67,3 +67,8 @@ func correct(c redis.Conn, key, token string, ttl time.Duration) {
 	renewScript.Do(c, key, token, ttl.Milliseconds())
 	c.Do("EVAL", `return redis.call("pexpire", KEYS[1], ARGV[1])`, 1, key, ttl.Milliseconds())
 }
+
+// A time.Duration converted to an integer is a count of nanoseconds.
+func convertedNanos(c redis.Conn, key string, ttl time.Duration) {
+	c.Do("PEXPIRE", key, int64(ttl)) // want `TTL int64\(ttl\) converts the time.Duration ttl to an integer, a count of nanoseconds, where PEXPIRE takes a whole number of milliseconds`
+}

@@ -1,0 +1,31 @@
+package rueidis
+
+// rueidiscompat, the go-redis-shaped adapter over rueidis: the go-redis
+// adapter reads it, with rueidis's nil reply and IsRedisNil.
+
+import (
+	"context"
+	"time"
+
+	"github.com/redis/rueidis"
+	"github.com/redis/rueidis/rueidiscompat"
+)
+
+func compatConstant(ctx context.Context, client rueidis.Client, key string) {
+	c := rueidiscompat.NewAdapter(client)
+	if !c.SetNX(ctx, key, "locked", time.Minute).Val() { // want `lock key is acquired with the constant "locked", the same for every holder, and released`
+		return
+	}
+	defer c.Del(ctx, key)
+}
+
+// --- silent ---
+
+func compatRandom(ctx context.Context, client rueidis.Client, key string) {
+	c := rueidiscompat.NewAdapter(client)
+	token := newToken()
+	if !c.SetNX(ctx, key, token, time.Minute).Val() {
+		return
+	}
+	defer c.Del(ctx, key)
+}
