@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/lockvet/lockvet/analyzer"
 )
 
 var (
@@ -102,4 +104,56 @@ func TestWrapperFlags(t *testing.T) {
 	if !strings.Contains(r.stderr, `release-funcs "(*lockvet.test/wrappers/store.Store).Unlock": option key is required`) {
 		t.Errorf("stderr = %q", r.stderr)
 	}
+}
+
+// TestWrapperFlagsEveryCheck: with the Store's methods and two
+// same-package functions declared by flags (the declarations the analyzer
+// package's tests make through analyzer.Config), every check reports
+// through the wrappers exactly the findings its testdata under
+// passes/testdata/wrappers/<check> expects.
+func TestWrapperFlagsEveryCheck(t *testing.T) {
+	t.Parallel()
+	dir := passesTestdata(t)
+	const store = "lockvet.test/wrappers/store.Store"
+	flags := []string{
+		"-acquire-funcs", "(*" + store + ").TryLock:key=key,value=token,ttl=ttl;(*" + store + ").Acquire:key=1,value=2,ttl=3;" +
+			"lockvet.test/wrappers/setnxexpire.grab:key=2,value=3,ttl=none;lockvet.test/wrappers/noexpire.grab:key=key,value=token,ttl=none",
+		"-expire-funcs", "(*" + store + ").Touch:key=1,ttl=seconds,unit=seconds",
+		"-release-funcs", "(*" + store + ").Unlock:key=1",
+		"-safe-release-funcs", "(" + store + ").Release:key=key,value=token",
+	}
+	ids := map[string]string{} // check name → ID
+	for _, r := range analyzer.Rules() {
+		ids[r.Name] = r.ID
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "wrappers", "*", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []marker
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(dir, file)
+		id := ids[filepath.Base(filepath.Dir(file))]
+		for n, line := range strings.Split(string(src), "\n") {
+			if strings.Contains(line, "// want ") {
+				want = append(want, marker{filepath.ToSlash(rel), n + 1, id})
+			}
+		}
+	}
+	r := lockvet(t, dir, append(flags, "./wrappers/...")...)
+	r.wantCode(t, exitFindings)
+	var got []marker
+	for _, m := range parseText(t, r.stdout) {
+		if ids[filepath.Base(filepath.Dir(m.file))] == m.id {
+			got = append(got, m) // not another check's finding in this check's package
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("no expected findings in the testdata")
+	}
+	sameMarkers(t, got, want)
 }
