@@ -35,7 +35,10 @@ are reported; a set-once marker that is never deleted is not a lock.`,
 the p99 duration of the guarded work and multiply it by 3 to 5, and give the
 work its own timeout (a context deadline) below the TTL, so that a slow holder
 stops before its lock can expire under it. Work that can outlive any fixed TTL
-needs renewal (a compare-and-pexpire script) or a lock library that renews.`,
+needs renewal (a compare-and-pexpire script) or a lock library that renews.
+Other clients: redigo Do("SET", key, token, "NX", "PX", ms); rueidis
+B().Set().Key(key).Value(token).Nx().PxMilliseconds(ms); gomemcache
+Add(&memcache.Item{…, Expiration: seconds}).`,
 	Bad: `ok, err := rdb.SetNX(ctx, key, token, 0).Result()
 if err != nil || !ok {
 	return err

@@ -39,7 +39,12 @@ SetArgs with Mode "NX" and TTL. The suggested fix moves the EXPIRE's TTL into
 the acquire and deletes the EXPIRE; it is offered only when the EXPIRE's
 result is not used for anything else and the TTL's variables keep their
 value between the two calls (a TTL clamped in between is not moved ahead
-of the clamp).`,
+of the clamp). Other clients: redigo Do("SET", key, token, "NX", "PX", ms); rueidis
+B().Set().Key(key).Value(token).Nx().PxMilliseconds(ms); gomemcache
+Add(&memcache.Item{…, Expiration: seconds}). A redigo or rueidis SETNX becomes
+SET NX, whose reply is OK or nil instead of 1 or 0: the fix is offered only
+where the code keeps reading the three outcomes (acquired, busy, error) as
+before (see docs/clients.md).`,
 	Bad: `ok, err := rdb.SetNX(ctx, key, token, 0).Result()
 if err != nil {
 	return err

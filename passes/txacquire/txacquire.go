@@ -39,7 +39,9 @@ moves the EXPIRE's TTL into the acquire and deletes the EXPIRE, leaving the
 acquire where it is so that the code reading the pipeline's results still
 builds. It is offered only when nothing reads the pipeline's command list
 (whose positions would shift) or the EXPIRE's result, and when the EXPIRE
-runs whenever the acquire is queued.`,
+runs whenever the acquire is queued. Other clients: redigo Do("SET", key, token, "NX", "PX", ms); rueidis
+B().Set().Key(key).Value(token).Nx().PxMilliseconds(ms); gomemcache
+Add(&memcache.Item{…, Expiration: seconds}).`,
 	Bad: `_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 	pipe.SetNX(ctx, key, token, 0)
 	pipe.Expire(ctx, key, 30*time.Second)

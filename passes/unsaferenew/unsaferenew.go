@@ -75,7 +75,10 @@ suggested fix declares the script once per package (or reuses an
 equivalent one) and runs it in place of the EXPIRE; it is offered when the
 token the lock was acquired with is a variable or field in scope at the
 EXPIRE and the TTL is a time.Duration. Lock libraries do this for you:
-redsync's Extend, bsm/redislock's Refresh, rueidislock.`,
+redsync's Extend, bsm/redislock's Refresh, rueidislock. memcached has no
+scripts: with gomemcache, Get the item, compare its Value with the token,
+and CompareAndSwap it with the new Expiration; lockvet reports a gomemcache
+Touch without a fix.`,
 	Bad: `go func() {
 	for range ticker.C {
 		rdb.Expire(ctx, key, ttl)

@@ -80,7 +80,10 @@ suggested fix declares the script once per package (or reuses an equivalent
 one) and runs it in place of the DEL, when the token the lock was acquired
 with is at hand; configured for Redis 8.4+, it offers DelExArgs first. A
 lock whose value is a constant cannot be checked: give it a random token
-first (LV204).`,
+first (LV204). memcached has no scripts: with gomemcache, Get the item, compare its Value
+with the token, and CompareAndSwap it with Expiration -1 (it fails if the
+item changed after the Get). lockvet reports a gomemcache Delete without a
+fix, because that rewrite returns errors (ErrCASConflict) Delete never did.`,
 	Bad: `if ok, _ := rdb.SetNX(ctx, key, token, ttl).Result(); !ok {
 	return ErrLocked
 }
