@@ -18,3 +18,12 @@ func unlockCount(ctx context.Context, rdb redis.UniversalClient, key, token stri
 	}
 	return
 }
+
+// --- silent ---
+
+// A cache entry read, then invalidated: no comparison guards the DEL.
+func invalidate(ctx context.Context, rdb *redis.Client, key string) string {
+	v := rdb.Get(ctx, key).Val()
+	rdb.Del(ctx, key)
+	return v
+}

@@ -1,0 +1,30 @@
+package v8
+
+import (
+	"context"
+	"time"
+
+	"github.com/go-redis/redis/v8"
+)
+
+// SETNX, then EXPIRE only if acquired.
+func acquire(ctx context.Context, rdb *redis.Client, key, token string) (bool, error) {
+	ok, err := rdb.SetNX(ctx, key, token, 0).Result()
+	if err != nil || !ok {
+		return false, err
+	}
+	rdb.Expire(ctx, key, 30*time.Second) // want `Expire after SetNX .* key without a TTL: a crash between the two round trips .*; pass the TTL to SetNX`
+	return true, nil
+}
+
+// --- silent ---
+
+// The TTL in the acquire; another key expired after it.
+func correct(ctx context.Context, rdb *redis.Client, key, token string) (bool, error) {
+	ok, err := rdb.SetNX(ctx, key, token, 30*time.Second).Result()
+	if err != nil || !ok {
+		return false, err
+	}
+	rdb.Expire(ctx, key+":meta", time.Minute)
+	return true, nil
+}
