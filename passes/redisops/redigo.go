@@ -559,7 +559,9 @@ func (redigo) connFlush(pass *analysis.Pass, call *ast.CallExpr) (Scope, bool) {
 // NX replies OK or nil, so a SETNX is rewritten only when its reply is not
 // read here: it is dropped, or it is queued (Send, or Do inside MULTI,
 // whose reply is QUEUED) and read from EXEC's reply, which LV102 requires
-// nobody reads.
+// nobody reads; or it is read through redis.Bool in an assignment, which
+// becomes a redis.String read whose nil reply is cleared (keepBusyFalse),
+// so that busy stays (false, nil).
 func (redigo) withTTLIn(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, bool) {
 	info := pass.TypesInfo
 	opt := map[Unit]string{Seconds: "EX", Millis: "PX"}[unit]
@@ -572,13 +574,35 @@ func (redigo) withTTLIn(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]an
 	}
 	switch o.Method {
 	case "SETNX":
-		if len(rc.args) != 2 || !rc.send && o.Scope.Kind != Tx && !replyDropped(o.Cursor) {
+		if len(rc.args) != 2 {
 			return nil, false
 		}
-		return []analysis.TextEdit{
+		edits := []analysis.TextEdit{
 			fixes.Replace(rc.cmd, `"SET"`),
 			{Pos: rc.args[1].End(), End: rc.args[1].End(), NewText: fmt.Appendf(nil, `, "NX", %q, %s`, opt, ttl)},
-		}, true
+		}
+		if rc.send || o.Scope.Kind == Tx || replyDropped(o.Cursor) {
+			return edits, true
+		}
+		// Read here: through redis.Bool, the reply 1/0 of SETNX is
+		// (true, nil) / (false, nil); SET NX replies OK or nil, which
+		// redis.String reads as ("OK", nil) / ("", redis.ErrNil).
+		out, ok := redigo{}.outcome(info, o)
+		if !ok {
+			return nil, false
+		}
+		pkg, ok := ast.Unparen(out.Accessor.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil, false
+		}
+		read, ok := keepBusyFalse(pass, out, busyRead{
+			from: "Bool", to: "String", pair: true,
+			isNil: func(e string) string { return e + " == " + fixes.Text(pass.Fset, pkg.X) + ".ErrNil" },
+		})
+		if !ok {
+			return nil, false
+		}
+		return append(edits, read...), true
 	case "SET":
 		so := parseSetOpts(info, rc.args[2:])
 		if so.keepTTL || so.unknown || so.ttl != nil || !so.nx {

@@ -1,6 +1,7 @@
 package redisops
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -354,4 +355,95 @@ func (goRedis) readBoth(out Outcome, name string) ([]analysis.TextEdit, bool) {
 		return []analysis.TextEdit{fixes.Replace(as.Lhs[0], name)}, true
 	}
 	return nil, false
+}
+
+// busyRead says how an adapter rewrites the read of an acquire whose busy
+// answer moves from (false, nil) to the client's nil-reply error (SETNX
+// rewritten into SET NX).
+type busyRead struct {
+	from    string // the accessor or conversion that returns (bool, error)
+	to      string // its replacement, which returns the error alone or (value, error)
+	pair    bool   // to returns (value, error); the value goes to _
+	errOnly string // an accessor that returns the error alone and stays, or ""
+	// isNil is the source of a test of the error e for the nil reply.
+	isNil func(e string) string
+}
+
+// keepBusyFalse returns the edits that keep out's read exact when the
+// acquire now reports busy as the nil-reply error: the read becomes r.to,
+// the value is derived as err == nil, and the nil reply is cleared,
+// statement by statement:
+//
+//	v, e := read            →  e := read'   (or _, e := read')
+//	                            v := e == nil
+//	                            if isNil(e) {
+//	                            	e = nil
+//	                            }
+//	_, e := read            →  the same without v
+//	v, _ := read            →  v := read' == nil (an error-only read')
+//	e := errOnly            →  the same, plus the if
+//
+// Errors stay what they were and the value is false with them. A
+// discarded reply needs no edit. Any other read (in place, in an if's or a
+// switch's init, returned, passed on): false.
+func keepBusyFalse(pass *analysis.Pass, out Outcome, r busyRead) ([]analysis.TextEdit, bool) {
+	if out.Busy != BusyFalse {
+		return nil, false
+	}
+	if out.Read == ReadNone {
+		return nil, true
+	}
+	as, ok := out.Stmt.(*ast.AssignStmt)
+	if !ok || out.Accessor == nil || out.Err == nil && out.Value == nil {
+		return nil, false
+	}
+	switch out.ExprCursor.Parent().Parent().Node().(type) {
+	case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+	default:
+		return nil, false // an init statement: no room for statements
+	}
+	sel, ok := ast.Unparen(out.Accessor.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	assign := func(e ast.Expr) string {
+		if id, ok := e.(*ast.Ident); ok && as.Tok == token.DEFINE && pass.TypesInfo.Defs[id] != nil {
+			return " := "
+		}
+		return " = "
+	}
+	lhs := func(e ast.Expr) analysis.TextEdit {
+		text := fixes.Text(pass.Fset, e) + assign(e)
+		if r.pair {
+			text = "_, " + text
+		}
+		return analysis.TextEdit{Pos: as.Lhs[0].Pos(), End: as.Rhs[0].Pos(), NewText: []byte(text)}
+	}
+	var edits []analysis.TextEdit
+	var after []string
+	switch {
+	case sel.Sel.Name == r.from && len(as.Lhs) == 2 && out.Err == nil:
+		if r.pair {
+			return nil, false // no error-only form to compare with nil
+		}
+		edits = append(edits, lhs(out.Value), fixes.Replace(sel.Sel, r.to),
+			analysis.TextEdit{Pos: out.Accessor.End(), End: out.Accessor.End(), NewText: []byte(" == nil")})
+		return edits, true
+	case sel.Sel.Name == r.from && len(as.Lhs) == 2:
+		edits = append(edits, lhs(out.Err), fixes.Replace(sel.Sel, r.to))
+		if out.Value != nil {
+			after = append(after, fixes.Text(pass.Fset, out.Value)+assign(out.Value)+fixes.Text(pass.Fset, out.Err)+" == nil")
+		}
+	case r.errOnly != "" && sel.Sel.Name == r.errOnly && len(as.Lhs) == 1 && out.Err != nil:
+	default:
+		return nil, false
+	}
+	e := fixes.Text(pass.Fset, out.Err)
+	ind := fixes.Indent(pass, as.Pos())
+	after = append(after, fmt.Sprintf("if %s {\n%s\t%s = nil\n%s}", r.isNil(e), ind, e, ind))
+	text := ""
+	for _, s := range after {
+		text += "\n" + ind + s
+	}
+	return append(edits, analysis.TextEdit{Pos: as.End(), End: as.End(), NewText: []byte(text)}), true
 }

@@ -606,69 +606,22 @@ func (r rueidisClient) keepSetnxRead(pass *analysis.Pass, o *Op) ([]analysis.Tex
 	if !ok {
 		return nil, false
 	}
-	if out.Read == ReadNone {
-		return nil, true
-	}
-	as, ok := out.Stmt.(*ast.AssignStmt)
-	if !ok || out.Accessor == nil || out.Err == nil && out.Value == nil {
-		return nil, false
-	}
-	switch out.ExprCursor.Parent().Parent().Node().(type) {
-	case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
-	default:
-		return nil, false // an if's or a switch's init: no room for statements
-	}
-	sel := out.Accessor.Fun.(*ast.SelectorExpr)
-	fresh := func(e ast.Expr) bool {
-		id, ok := e.(*ast.Ident)
-		return ok && as.Tok == token.DEFINE && pass.TypesInfo.Defs[id] != nil
-	}
-	assign := func(e ast.Expr) string {
-		if fresh(e) {
-			return " := "
-		}
-		return " = "
-	}
-	var edits []analysis.TextEdit
-	lhs := func(e ast.Expr) {
-		edits = append(edits,
-			analysis.TextEdit{Pos: as.Lhs[0].Pos(), End: as.Rhs[0].Pos(), NewText: []byte(fixes.Text(pass.Fset, e) + assign(e))})
-	}
-	var after []string
-	switch {
-	case sel.Sel.Name == "AsBool" && len(as.Lhs) == 2 && out.Err == nil:
-		// ok, _ := ….AsBool()
-		lhs(out.Value)
-		edits = append(edits, fixes.Replace(sel.Sel, "Error"),
-			analysis.TextEdit{Pos: out.Accessor.End(), End: out.Accessor.End(), NewText: []byte(" == nil")})
-		return edits, true
-	case sel.Sel.Name == "AsBool" && len(as.Lhs) == 2:
-		lhs(out.Err)
-		edits = append(edits, fixes.Replace(sel.Sel, "Error"))
-		if out.Value != nil {
-			v, e := fixes.Text(pass.Fset, out.Value), fixes.Text(pass.Fset, out.Err)
-			after = append(after, v+assign(out.Value)+e+" == nil")
-		}
-	case sel.Sel.Name == "Error" && len(as.Lhs) == 1:
-	default:
-		return nil, false
-	}
 	file := fileAt(pass, o.Call.Pos())
 	if file == nil {
 		return nil, false
 	}
-	pkg, imp, ok := fixes.Import(pass, file, rueidisPath, "rueidis", as.Pos())
+	pkg, imp, ok := fixes.Import(pass, file, rueidisPath, "rueidis", o.Call.Pos())
 	if !ok {
 		return nil, false
 	}
-	e := fixes.Text(pass.Fset, out.Err)
-	ind := fixes.Indent(pass, as.Pos())
-	after = append(after, fmt.Sprintf("if %s.IsRedisNil(%s) {\n%s\t%s = nil\n%s}", pkg, e, ind, e, ind))
-	text := ""
-	for _, s := range after {
-		text += "\n" + ind + s
+	used := false
+	edits, ok := keepBusyFalse(pass, out, busyRead{
+		from: "AsBool", to: "Error", errOnly: "Error",
+		isNil: func(e string) string { used = true; return pkg + ".IsRedisNil(" + e + ")" },
+	})
+	if !ok || !used {
+		return edits, ok
 	}
-	edits = append(edits, analysis.TextEdit{Pos: as.End(), End: as.End(), NewText: []byte(text)})
 	return append(edits, imp...), true
 }
 

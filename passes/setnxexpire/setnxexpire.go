@@ -42,9 +42,10 @@ value between the two calls (a TTL clamped in between is not moved ahead
 of the clamp). Other clients: redigo Do("SET", key, token, "NX", "PX", ms); rueidis
 B().Set().Key(key).Value(token).Nx().PxMilliseconds(ms); gomemcache
 Add(&memcache.Item{…, Expiration: seconds}). A redigo or rueidis SETNX becomes
-SET NX, whose reply is OK or nil instead of 1 or 0: the fix is offered only
-where the code keeps reading the three outcomes (acquired, busy, error) as
-before (see docs/clients.md).`,
+SET NX, whose reply is OK or nil instead of 1 or 0: the fix rewrites the
+read too (the bool becomes err == nil and the nil reply is cleared), and is
+offered only where the code then reads the three outcomes (acquired, busy,
+error) exactly as before (see docs/clients.md).`,
 	Bad: `ok, err := rdb.SetNX(ctx, key, token, 0).Result()
 if err != nil {
 	return err

@@ -12,7 +12,8 @@ const cmdSetNX = "SETNX"
 const lockSeconds = 30
 
 // The incident's shape: SETNX, then EXPIRE only if acquired. The reply is
-// read with redis.Bool, which SET NX's "OK" would break: reported, no fix.
+// read with redis.Bool, which SET NX's "OK" would break: the fix reads it
+// with redis.String and turns redis.ErrNil (busy) back into (false, nil).
 func acquireIfOK(c redis.Conn, key, token string) (bool, error) {
 	ok, err := redis.Bool(c.Do("SETNX", key, token))
 	if err != nil {
@@ -118,4 +119,23 @@ func inTx(c redis.Conn, key string) {
 func before(c redis.Conn, key string) {
 	c.Do("EXPIRE", key, 30)
 	c.Do("SETNX", key, "t")
+}
+
+// The value alone through redis.Bool: SET NX has no error-only read to
+// compare with nil here, so no fix.
+func valueOnly(c redis.Conn, key, token string) bool {
+	ok, _ := redis.Bool(c.Do("SETNX", key, token))
+	if ok {
+		c.Do("EXPIRE", key, lockSeconds) // want `EXPIRE after SETNX`
+	}
+	return ok
+}
+
+// An integer read: no fix.
+func asInt(c redis.Conn, key, token string) (int, error) {
+	n, err := redis.Int(c.Do("SETNX", key, token))
+	if n == 1 {
+		c.Do("EXPIRE", key, lockSeconds) // want `EXPIRE after SETNX`
+	}
+	return n, err
 }

@@ -28,12 +28,13 @@ type Mutex struct {
 
 // TryLock takes the lock if it is free.
 func (m *Mutex) TryLock() (bool, error) {
-	ok, err := redis.Bool(m.Conn.Do("SETNX", m.Key, m.Token))
+	_, err := redis.String(m.Conn.Do("SET", m.Key, m.Token, "NX", "PX", m.TTL.Milliseconds()))
+	ok := err == nil
+	if err == redis.ErrNil {
+		err = nil
+	}
 	if err != nil {
 		return false, err
-	}
-	if ok {
-		m.Conn.Do("PEXPIRE", m.Key, m.TTL.Milliseconds())
 	}
 	return ok, nil
 }
