@@ -320,7 +320,7 @@ func redigoScriptCtor(pass *analysis.Pass, e ast.Expr) *ast.CallExpr {
 	if !ok || v.IsField() || v.Pkg() != pass.Pkg {
 		return nil
 	}
-	file := fileAt(pass, v.Pos())
+	file := fileAt(pass, nil, v.Pos())
 	if file == nil {
 		return nil
 	}
@@ -445,7 +445,7 @@ func (s *connState) step(rc *redigoCall, call *ast.CallExpr) {
 // redigoFuncBody returns the body of the innermost function declaration or
 // literal around pos.
 func redigoFuncBody(pass *analysis.Pass, pos token.Pos) *ast.BlockStmt {
-	file := fileAt(pass, pos)
+	file := fileAt(pass, nil, pos)
 	if file == nil {
 		return nil
 	}
@@ -833,7 +833,7 @@ func (redigo) releases(pass *analysis.Pass, o *Op, tok string, opts ReleaseOptio
 		}})
 	}
 	plan := func(pkg *types.Package) (string, []analysis.TextEdit, bool) {
-		return NewScriptVars(pass).varArgs(o.Call.Pos(), pkg, "NewScript", redigo{}.scriptCtorArgs(), "unlockScript", unlockDoc, lua.UnlockSrc, unlockLike)
+		return NewScriptVars(pass, o.res).varArgs(o.Call.Pos(), pkg, "NewScript", redigo{}.scriptCtorArgs(), "unlockScript", unlockDoc, lua.UnlockSrc, unlockLike)
 	}
 	if edits, ok := redigoRun(pass, o, rc, plan, []string{fixes.Text(pass.Fset, rc.args[0])}, []string{tok}); ok {
 		out = append(out, Release{Kind: ReleaseScript, Edits: edits})

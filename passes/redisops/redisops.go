@@ -147,6 +147,7 @@ type Op struct {
 	Func  *Func // innermost enclosing function
 
 	adapter adapter
+	res     *Result // the result holding the op, for what fixes share
 }
 
 // Key is the first key, or nil.
@@ -396,6 +397,7 @@ func run(pass *analysis.Pass, cfg *lvconfig.Config) (any, error) {
 			op.Recv = recv
 		}
 		op.adapter = ad
+		op.res = res
 		if op.Scope == (Scope{}) {
 			// Adapters whose batches are not opened by a call on a
 			// receiver (rueidis' DoMulti) set the scope themselves.

@@ -12,7 +12,6 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -161,7 +160,7 @@ func (g goRedis) releases(pass *analysis.Pass, o *Op, tok string, opts ReleaseOp
 	if !ok || fn.Pkg() == nil || o.Recv == nil {
 		return nil
 	}
-	file := fileAt(pass, o.Call.Pos())
+	file := fileAt(pass, o.res, o.Call.Pos())
 	recvT := pass.TypesInfo.TypeOf(o.Recv)
 	if file == nil || recvT == nil {
 		return nil
@@ -338,57 +337,61 @@ func (w *releaseWriter) batchUnread() bool {
 
 // unlockVar finds a package-level compare-and-delete script variable of
 // this client visible at the delete, or names a new one and returns the
-// edit that declares it.
+// edit that declares it. What does not depend on the delete's position is
+// planned once per package (unlockPlan) and shared by every fix.
 func (w *releaseWriter) unlockVar(g goRedis, ctor *types.Func) (string, *analysis.TextEdit, bool) {
-	pass, info, at := w.pass, w.pass.TypesInfo, w.o.Call.Pos()
-	inTest := isTestFile(pass, w.file)
-	files := slices.Clone(pass.Files)
-	slices.SortFunc(files, func(a, b *ast.File) int {
-		return strings.Compare(pass.Fset.File(a.Pos()).Name(), pass.Fset.File(b.Pos()).Name())
-	})
-	for _, f := range files {
-		if !inTest && isTestFile(pass, f) {
+	inTest := isTestFile(w.pass, w.file)
+	p := shared(w.o.res, unlockKey{ctor, inTest}, func() any { return planUnlock(w.pass, w.o.res, g, ctor, inTest) }).(*unlockPlan)
+	if !p.ok {
+		return "", nil, false
+	}
+	obj := resolveAt(w.pass, w.file, p.name, w.o.Call.Pos())
+	if p.existing != nil {
+		// Shadowed here: no fix rather than a second variable.
+		return p.name, nil, obj == p.existing
+	}
+	if obj != nil {
+		return "", nil, false
+	}
+	return p.name, p.edit, true
+}
+
+type unlockKey struct {
+	ctor   *types.Func
+	inTest bool
+}
+
+// unlockPlan is the package's compare-and-delete script variable for one
+// client: an existing one, or the name and declaration of a new one.
+type unlockPlan struct {
+	name     string
+	existing types.Object
+	edit     *analysis.TextEdit
+	ok       bool
+}
+
+func planUnlock(pass *analysis.Pass, res *Result, g goRedis, ctor *types.Func, inTest bool) *unlockPlan {
+	info := pass.TypesInfo
+	scan := scanOf(pass, res)
+	for _, v := range scan.vars[ctor.Pkg().Path()] {
+		if !inTest && isTestFile(pass, v.file) {
 			continue
 		}
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.VAR {
-				continue
-			}
-			for _, s := range gd.Specs {
-				vs := s.(*ast.ValueSpec)
-				if len(vs.Names) != len(vs.Values) {
-					continue
-				}
-				for i, id := range vs.Names {
-					call, ok := ast.Unparen(vs.Values[i]).(*ast.CallExpr)
-					if !ok {
-						continue
-					}
-					cfn, ok := typeutil.Callee(info, call).(*types.Func)
-					if !ok || cfn.Pkg() == nil || cfn.Pkg().Path() != ctor.Pkg().Path() {
-						continue
-					}
-					src, ok := g.scriptCtor(call, cfn)
-					if !ok {
-						continue
-					}
-					if s := constString(info, src); s != nil && unlockLike(*s) {
-						// Shadowed here: no fix rather than a second variable.
-						return id.Name, nil, resolveAt(pass, id.Name, at) == info.Defs[id]
-					}
-				}
-			}
+		src, ok := g.scriptCtor(v.call, v.fn)
+		if !ok {
+			continue
+		}
+		if s := constString(info, src); s != nil && unlockLike(*s) {
+			return &unlockPlan{name: v.id.Name, existing: info.Defs[v.id], ok: true}
 		}
 	}
 
 	// A new variable, declared after the imports of the first file (by
 	// name) that imports the client by name: every fix in the package
 	// declares it in the same place, so fixes applied together merge.
-	var host *ast.File
 	var pkgName string
 	var after ast.Node
-	for _, f := range files {
+	for _, f := range scan.byName {
 		if !inTest && isTestFile(pass, f) || ast.IsGenerated(f) {
 			continue
 		}
@@ -402,12 +405,12 @@ func (w *releaseWriter) unlockVar(g goRedis, ctor *types.Func) (string, *analysi
 			continue
 		}
 		if n, ok := importedAs(pass, f, ctor.Pkg().Path(), last.End()); ok {
-			host, pkgName, after = f, n, last
+			pkgName, after = n, last
 			break
 		}
 	}
-	if host == nil {
-		return "", nil, false
+	if after == nil {
+		return &unlockPlan{}
 	}
 	// The name depends on the package only, so that every fix picks the
 	// same one; where a local declaration shadows it, there is no fix.
@@ -415,7 +418,7 @@ func (w *releaseWriter) unlockVar(g goRedis, ctor *types.Func) (string, *analysi
 	// client: unlockScriptV8, unlockScriptV9, ….
 	base := "unlockScript"
 	clients := map[string]bool{}
-	for _, f := range files {
+	for _, f := range scan.byName {
 		if !inTest && isTestFile(pass, f) {
 			continue
 		}
@@ -430,28 +433,13 @@ func (w *releaseWriter) unlockVar(g goRedis, ctor *types.Func) (string, *analysi
 		fam = fam[strings.LastIndex(fam, "/")+1:]
 		base += strings.ToUpper(fam[:1]) + fam[1:]
 	}
-	name := ""
-	for i := 1; name == ""; i++ {
-		name = base
-		if i > 1 {
-			name += strconv.Itoa(i)
-		}
-		if pass.Pkg.Scope().Lookup(name) != nil {
-			name = ""
-			continue
-		}
-		for _, f := range pass.Files {
-			if s := info.Scopes[f]; s != nil && s.Lookup(name) != nil {
-				name = ""
-			}
-		}
-	}
-	if resolveAt(pass, name, at) != nil {
-		return "", nil, false
+	name := base
+	for i := 2; scan.taken(pass, name); i++ {
+		name = base + strconv.Itoa(i)
 	}
 	text := fmt.Sprintf("\n\n// %s deletes a lock only while it still holds the token it was\n// acquired with (KEYS[1] the lock key, ARGV[1] the token).\nvar %s = %s.%s(`%s`)",
 		name, name, pkgName, ctor.Name(), lua.UnlockSrc)
-	return name, &analysis.TextEdit{Pos: after.End(), End: after.End(), NewText: []byte(text)}, true
+	return &unlockPlan{name: name, edit: &analysis.TextEdit{Pos: after.End(), End: after.End(), NewText: []byte(text)}, ok: true}
 }
 
 var secondKeyOrArg = regexp.MustCompile(`(?i)(keys|argv)\[\s*[2-9]`)
@@ -494,30 +482,11 @@ func importedAs(pass *analysis.Pass, file *ast.File, path string, pos token.Pos)
 		if pn == nil || pn.Name() == "_" || pn.Name() == "." {
 			continue
 		}
-		if resolveAt(pass, pn.Name(), pos) == types.Object(pn) {
+		if resolveAt(pass, file, pn.Name(), pos) == types.Object(pn) {
 			return pn.Name(), true
 		}
 	}
 	return "", false
-}
-
-// resolveAt resolves name at pos.
-func resolveAt(pass *analysis.Pass, name string, pos token.Pos) types.Object {
-	s := pass.Pkg.Scope().Innermost(pos)
-	if s == nil {
-		s = pass.Pkg.Scope()
-	}
-	_, obj := s.LookupParent(name, pos)
-	return obj
-}
-
-func fileAt(pass *analysis.Pass, pos token.Pos) *ast.File {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return f
-		}
-	}
-	return nil
 }
 
 func isTestFile(pass *analysis.Pass, f *ast.File) bool {

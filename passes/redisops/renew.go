@@ -56,6 +56,7 @@ type scriptRunner interface {
 // that fixes applied together declare it once: identical edits coalesce.
 type ScriptVars struct {
 	pass  *analysis.Pass
+	res   *Result
 	plans map[string]*scriptPlan
 	names map[string]bool // names of the variables planned so far
 }
@@ -67,9 +68,11 @@ type scriptPlan struct {
 	ok    bool
 }
 
-// NewScriptVars returns an empty plan for pass.
-func NewScriptVars(pass *analysis.Pass) *ScriptVars {
-	return &ScriptVars{pass: pass, plans: map[string]*scriptPlan{}}
+// NewScriptVars returns an empty plan for pass, whose redisops result is
+// res (where the scan of the package's declarations is shared; nil scans
+// anew).
+func NewScriptVars(pass *analysis.Pass, res *Result) *ScriptVars {
+	return &ScriptVars{pass: pass, res: res, plans: map[string]*scriptPlan{}}
 }
 
 // Var returns the name of a package-level variable holding the script
@@ -92,8 +95,9 @@ func (s *ScriptVars) Var(pos token.Pos, pkg *types.Package, ctor, name, doc, src
 // source text) before the source: redigo's NewScript(1, src).
 func (s *ScriptVars) varArgs(pos token.Pos, pkg *types.Package, ctor string, lead []string, name, doc, src string, same func(src string) bool) (string, []analysis.TextEdit, bool) {
 	inTest := false
-	if f := fileAt(s.pass, pos); f != nil {
-		inTest = isTestFile(s.pass, f)
+	file := fileAt(s.pass, s.res, pos)
+	if file != nil {
+		inTest = isTestFile(s.pass, file)
 	}
 	key := fmt.Sprint(pkg.Path(), "\x00", ctor, "\x00", lead, "\x00", src, "\x00", inTest)
 	p := s.plans[key]
@@ -101,7 +105,7 @@ func (s *ScriptVars) varArgs(pos token.Pos, pkg *types.Package, ctor string, lea
 		p = s.plan(inTest, pkg, ctor, lead, name, doc, src, same)
 		s.plans[key] = p
 	}
-	if !p.ok || resolveAt(s.pass, p.name, pos) != p.obj {
+	if !p.ok || resolveAt(s.pass, file, p.name, pos) != p.obj {
 		return "", nil, false // none, or shadowed at pos
 	}
 	return p.name, p.edits, true
@@ -109,95 +113,39 @@ func (s *ScriptVars) varArgs(pos token.Pos, pkg *types.Package, ctor string, lea
 
 func (s *ScriptVars) plan(inTest bool, pkg *types.Package, ctor string, lead []string, name, doc, src string, same func(string) bool) *scriptPlan {
 	pass, info := s.pass, s.pass.TypesInfo
-	files := slices.Clone(pass.Files)
-	slices.SortFunc(files, func(a, b *ast.File) int {
-		return strings.Compare(pass.Fset.File(a.Pos()).Name(), pass.Fset.File(b.Pos()).Name())
-	})
-	files = slices.DeleteFunc(files, func(f *ast.File) bool { return !inTest && isTestFile(pass, f) })
+	scan := scanOf(pass, s.res)
 	// An existing package-level variable made by the same constructor from
 	// an equivalent constant source.
-	for _, f := range files {
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.VAR {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				vs := spec.(*ast.ValueSpec)
-				if len(vs.Names) != len(vs.Values) {
-					continue
-				}
-				for i, id := range vs.Names {
-					call, ok := ast.Unparen(vs.Values[i]).(*ast.CallExpr)
-					if !ok || len(call.Args) != 1+len(lead) || call.Ellipsis.IsValid() || !leadArgs(info, call.Args, lead) {
-						continue
-					}
-					fn, ok := typeutil.Callee(info, call).(*types.Func)
-					if !ok || fn.Pkg() == nil || fn.Pkg().Path() != pkg.Path() || fn.Name() != ctor {
-						continue
-					}
-					if src := constString(info, call.Args[len(lead)]); src != nil && same(*src) && id.Name != "_" {
-						return &scriptPlan{name: id.Name, obj: info.Defs[id], ok: true}
-					}
-				}
-			}
+	for _, v := range scan.vars[pkg.Path()] {
+		if !inTest && isTestFile(pass, v.file) || v.fn.Name() != ctor {
+			continue
+		}
+		call := v.call
+		if len(call.Args) != 1+len(lead) || call.Ellipsis.IsValid() || !leadArgs(info, call.Args, lead) {
+			continue
+		}
+		if src := constString(info, call.Args[len(lead)]); src != nil && same(*src) && v.id.Name != "_" {
+			return &scriptPlan{name: v.id.Name, obj: info.Defs[v.id], ok: true}
 		}
 	}
 
 	// A new one, in a host file chosen from the package alone.
-	files = slices.DeleteFunc(files, ast.IsGenerated)
-	var host *ast.File
-	qual := ""
-	for _, f := range files {
-		if n, ok := importedAs(pass, f, pkg.Path(), afterImports(f)); ok {
-			host, qual = f, n+"."
-			break
-		}
+	h := shared(s.res, hostKey{pkg.Path(), inTest}, func() any { return planHost(pass, scan, pkg, inTest) }).(*scriptHost)
+	if h.host == nil {
+		return &scriptPlan{}
 	}
-	var importEdits []analysis.TextEdit
-	if host == nil {
-		if i := slices.IndexFunc(files, func(f *ast.File) bool { return len(f.Imports) > 0 }); i >= 0 {
-			host = files[i]
-		} else if len(files) > 0 {
-			host = files[0]
-		} else {
-			return &scriptPlan{}
-		}
-		n := pkg.Name()
-		if pass.Pkg.Scope().Lookup(n) != nil || info.Scopes[host] != nil && info.Scopes[host].Lookup(n) != nil {
-			return &scriptPlan{}
-		}
-		qual, importEdits = n+".", addImport(host, pkg.Path())
-	}
+	importEdits := slices.Clip(h.importEdits) // shared: append copies
 
 	// The name depends on the package only, so that every fix picks the
 	// same one.
 	base := name
-	clients := map[string]bool{}
-	for _, f := range files {
-		for _, spec := range f.Imports {
-			if p, err := strconv.Unquote(spec.Path.Value); err == nil && (goRedisPaths[p] != "" || redigoPaths[p] != "") {
-				clients[p] = true
-			}
-		}
-	}
-	if len(clients) > 1 {
+	if h.clients > 1 {
 		if fam := goRedisPaths[pkg.Path()] + redigoPaths[pkg.Path()]; fam != "" {
 			fam = fam[strings.LastIndex(fam, "/")+1:]
 			name += strings.ToUpper(fam[:1]) + fam[1:]
 		}
 	}
-	taken := func(n string) bool {
-		if pass.Pkg.Scope().Lookup(n) != nil || s.names[n] {
-			return true
-		}
-		for _, f := range pass.Files {
-			if fs := info.Scopes[f]; fs != nil && fs.Lookup(n) != nil {
-				return true
-			}
-		}
-		return false
-	}
+	taken := func(n string) bool { return s.names[n] || scan.taken(pass, n) }
 	v := name
 	for i := 2; taken(v); i++ {
 		v = fmt.Sprintf("%s%d", name, i)
@@ -222,15 +170,70 @@ func (s *ScriptVars) plan(inTest bool, pkg *types.Package, ctor string, lead []s
 		}
 	}
 	args := strings.Join(append(slices.Clone(lead), lit), ", ")
-	fmt.Fprintf(&b, "var %s = %s%s(%s)", v, qual, ctor, args)
-	at := afterImports(host)
+	fmt.Fprintf(&b, "var %s = %s%s(%s)", v, h.qual, ctor, args)
+	at := afterImports(h.host)
 	decl := analysis.TextEdit{Pos: at, End: at, NewText: []byte(b.String())}
 	if len(importEdits) == 1 && importEdits[0].Pos == at {
 		// No imports yet: one insertion, the import before the variable.
-		decl.NewText = append(importEdits[0].NewText, decl.NewText...)
+		decl.NewText = slices.Concat(importEdits[0].NewText, decl.NewText)
 		importEdits = nil
 	}
 	return &scriptPlan{name: v, edits: append(importEdits, decl), ok: true}
+}
+
+type hostKey struct {
+	path   string
+	inTest bool
+}
+
+// scriptHost is where a new script variable made by a constructor of one
+// client package goes: the host file, the client's name there (qual, with
+// its dot) and the import to add when the host does not import it; and
+// how many client packages the package's files import (a variable per
+// client is named after it when there are several).
+type scriptHost struct {
+	host        *ast.File
+	qual        string
+	importEdits []analysis.TextEdit
+	clients     int
+}
+
+func planHost(pass *analysis.Pass, scan *pkgScan, pkg *types.Package, inTest bool) *scriptHost {
+	info := pass.TypesInfo
+	files := slices.DeleteFunc(slices.Clone(scan.byName), func(f *ast.File) bool {
+		return !inTest && isTestFile(pass, f) || ast.IsGenerated(f)
+	})
+	h := &scriptHost{}
+	for _, f := range files {
+		if n, ok := importedAs(pass, f, pkg.Path(), afterImports(f)); ok {
+			h.host, h.qual = f, n+"."
+			break
+		}
+	}
+	if h.host == nil {
+		if i := slices.IndexFunc(files, func(f *ast.File) bool { return len(f.Imports) > 0 }); i >= 0 {
+			h.host = files[i]
+		} else if len(files) > 0 {
+			h.host = files[0]
+		} else {
+			return &scriptHost{}
+		}
+		n := pkg.Name()
+		if pass.Pkg.Scope().Lookup(n) != nil || info.Scopes[h.host] != nil && info.Scopes[h.host].Lookup(n) != nil {
+			return &scriptHost{}
+		}
+		h.qual, h.importEdits = n+".", addImport(h.host, pkg.Path())
+	}
+	clients := map[string]bool{}
+	for _, f := range files {
+		for _, spec := range f.Imports {
+			if p, err := strconv.Unquote(spec.Path.Value); err == nil && (goRedisPaths[p] != "" || redigoPaths[p] != "") {
+				clients[p] = true
+			}
+		}
+	}
+	h.clients = len(clients)
+	return h
 }
 
 // addImport returns the edit that imports path into file: a group of its

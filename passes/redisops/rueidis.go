@@ -606,7 +606,7 @@ func (r rueidisClient) keepSetnxRead(pass *analysis.Pass, o *Op) ([]analysis.Tex
 	if !ok {
 		return nil, false
 	}
-	file := fileAt(pass, o.Call.Pos())
+	file := fileAt(pass, o.res, o.Call.Pos())
 	if file == nil {
 		return nil, false
 	}
@@ -849,7 +849,7 @@ func (r rueidisClient) releases(pass *analysis.Pass, o *Op, tok string, opts Rel
 		text := fmt.Sprintf("%s.Delex().Key(%s).Ifeq(%s).Build()", fixes.Text(pass.Fset, c.root), key, tok)
 		out = append(out, Release{Kind: ReleaseDelEx, Edits: []analysis.TextEdit{fixes.Replace(c.end, text)}})
 	}
-	vars := NewScriptVars(pass)
+	vars := NewScriptVars(pass, o.res)
 	if v, decl, ok := vars.Var(o.Call.Pos(), fn.Pkg(), "NewLuaScript", "unlockScript", rueidisUnlockDoc, lua.UnlockSrc, unlockLike); ok {
 		if run, ok := r.runScript(pass, o, v, []string{key}, []string{tok}); ok {
 			out = append(out, Release{Kind: ReleaseScript, Edits: append(decl, run...)})
@@ -944,7 +944,7 @@ func (rueidisClient) ttlArg(pass *analysis.Pass, o *Op) (string, []analysis.Text
 			ms += " * 1000"
 		}
 	}
-	file := fileAt(pass, o.Call.Pos())
+	file := fileAt(pass, o.res, o.Call.Pos())
 	if file == nil {
 		return "", nil, false
 	}

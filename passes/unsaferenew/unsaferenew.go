@@ -138,7 +138,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 	if len(c.locks.Acquires()) == 0 {
 		return
 	}
-	c.vars = redisops.NewScriptVars(pass)
+	c.vars = redisops.NewScriptVars(pass, res)
 	for _, e := range res.Ops {
 		if e.Scope.Kind != redisops.Direct || e.Scope.InWatch || len(e.Keys) != 1 || e.KeysSpread || e.Func == nil {
 			continue

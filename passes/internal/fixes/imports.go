@@ -64,11 +64,14 @@ func (x *Files) importUses(info *types.Info, i int) *importUses {
 	u := &x.uses[i]
 	u.once.Do(func() {
 		u.count = map[*types.PkgName]int{}
+		// A package name is used only as the X of a selector (pkg.Name).
 		ast.Inspect(x.files[i], func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				if pn, ok := info.Uses[id].(*types.PkgName); ok {
-					u.uses = append(u.uses, pkgUse{id.Pos(), pn})
-					u.count[pn]++
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok {
+					if pn, ok := info.Uses[id].(*types.PkgName); ok {
+						u.uses = append(u.uses, pkgUse{id.Pos(), pn})
+						u.count[pn]++
+					}
 				}
 			}
 			return true

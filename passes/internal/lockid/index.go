@@ -8,8 +8,6 @@ import (
 	"slices"
 	"sort"
 
-	"golang.org/x/tools/go/types/typeutil"
-
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
@@ -30,7 +28,6 @@ type index struct {
 	ops        []*redisops.Op        // res.Ops
 	opsByShape map[keyid.Shape][]int // op indices by the shape of any key, ascending
 	opsInDecl  map[*types.Func][]int // op indices by the declared function holding them
-	calls      []sameCall            // same-package static calls, by position
 	files      []*ast.File           // sorted by position
 }
 
@@ -40,9 +37,11 @@ type sameCall struct {
 }
 
 func (l *Locks) index() *index {
-	if l.idx != nil {
-		return l.idx
-	}
+	l.idxOnce.Do(l.buildIndex)
+	return l.idx
+}
+
+func (l *Locks) buildIndex() {
 	info := l.pass.TypesInfo
 	x := &index{
 		acqIndex:   map[*redisops.Op]int{},
@@ -76,24 +75,6 @@ func (l *Locks) index() *index {
 	x.files = slices.Clone(l.pass.Files)
 	slices.SortFunc(x.files, func(a, b *ast.File) int { return cmp.Compare(a.FileStart, b.FileStart) })
 	l.idx = x
-	return x
-}
-
-// sameCalls lists the package's static calls of its own functions, by
-// position; built on first use.
-func (l *Locks) sameCalls() []sameCall {
-	x := l.index()
-	if x.calls == nil {
-		x.calls = []sameCall{}
-		for n := range l.res.Inspector.PreorderSeq((*ast.CallExpr)(nil)) {
-			call := n.(*ast.CallExpr)
-			if f, ok := typeutil.Callee(l.pass.TypesInfo, call).(*types.Func); ok && f.Pkg() == l.pass.Pkg {
-				x.calls = append(x.calls, sameCall{call.Pos(), f})
-			}
-		}
-		slices.SortStableFunc(x.calls, func(a, b sameCall) int { return cmp.Compare(a.pos, b.pos) })
-	}
-	return x.calls
 }
 
 func dedupe(s []keyid.Shape) []keyid.Shape {

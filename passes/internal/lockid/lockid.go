@@ -14,8 +14,11 @@
 package lockid
 
 import (
+	"cmp"
 	"go/ast"
 	"go/types"
+	"slices"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -44,17 +47,30 @@ type Lock struct {
 	Call *ast.CallExpr
 }
 
-// Locks answers lock-key questions for one package.
+// Locks answers lock-key questions for one package. It is shared by the
+// checks of the package (they may ask concurrently), so its indexes are
+// built once.
 type Locks struct {
 	pass     *analysis.Pass
 	res      *redisops.Result
 	acquires []*redisops.Op
-	calls    map[*types.Func][]*ast.CallExpr // same-package calls, built on demand
-	idx      *index                          // candidate index, built on demand
+
+	idxOnce   sync.Once
+	idx       *index // candidate index, built on demand
+	callsOnce sync.Once
+	calls     []sameCall                      // same-package static calls, by position
+	byCallee  map[*types.Func][]*ast.CallExpr // the same, by callee
 }
 
-// New returns the lock evidence of the package in pass.
+type locksKey struct{}
+
+// New returns the lock evidence of the package in pass: one value per
+// package, shared through res by every check that asks.
 func New(pass *analysis.Pass, res *redisops.Result) *Locks {
+	return res.Shared(locksKey{}, func() any { return newLocks(pass, res) }).(*Locks)
+}
+
+func newLocks(pass *analysis.Pass, res *redisops.Result) *Locks {
 	l := &Locks{pass: pass, res: res}
 	for _, op := range res.Ops {
 		if op.Kind == redisops.Acquire && op.Key() != nil {
@@ -163,16 +179,30 @@ func (l *Locks) viaHelper(op *redisops.Op, key ast.Expr) *Lock {
 
 // callsOf lists the package's static calls of fn.
 func (l *Locks) callsOf(fn *types.Func) []*ast.CallExpr {
-	if l.calls == nil {
-		l.calls = map[*types.Func][]*ast.CallExpr{}
+	l.indexCalls()
+	return l.byCallee[fn]
+}
+
+// sameCalls lists the package's static calls of its own functions, by
+// position.
+func (l *Locks) sameCalls() []sameCall {
+	l.indexCalls()
+	return l.calls
+}
+
+// indexCalls finds the package's static calls of its own functions, once.
+func (l *Locks) indexCalls() {
+	l.callsOnce.Do(func() {
+		l.byCallee = map[*types.Func][]*ast.CallExpr{}
 		for n := range l.res.Inspector.PreorderSeq((*ast.CallExpr)(nil)) {
 			call := n.(*ast.CallExpr)
 			if f, ok := typeutil.Callee(l.pass.TypesInfo, call).(*types.Func); ok && f.Pkg() == l.pass.Pkg {
-				l.calls[f] = append(l.calls[f], call)
+				l.calls = append(l.calls, sameCall{call.Pos(), f})
+				l.byCallee[f] = append(l.byCallee[f], call)
 			}
 		}
-	}
-	return l.calls[fn]
+		slices.SortStableFunc(l.calls, func(a, b sameCall) int { return cmp.Compare(a.pos, b.pos) })
+	})
 }
 
 // shapeNamed reports whether a shape match of a's key with op's key

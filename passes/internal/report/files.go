@@ -35,15 +35,14 @@ type directive struct {
 type filesKey struct{}
 
 func filesOf(pass *analysis.Pass, ops *redisops.Result) *pkgFiles {
-	build := func() any { return scanFiles(pass) }
 	if ops == nil {
-		return build().(*pkgFiles)
+		return scanFiles(pass, fixes.NewFiles(pass.Files))
 	}
-	return ops.Shared(filesKey{}, build).(*pkgFiles)
+	return ops.Shared(filesKey{}, func() any { return scanFiles(pass, ops.FileIndex(pass)) }).(*pkgFiles)
 }
 
-func scanFiles(pass *analysis.Pass) *pkgFiles {
-	x := &pkgFiles{files: fixes.NewFiles(pass.Files)}
+func scanFiles(pass *analysis.Pass, files *fixes.Files) *pkgFiles {
+	x := &pkgFiles{files: files}
 	x.generated = make([]bool, x.files.Len())
 	for i := range x.files.Len() {
 		f := x.files.File(i)
