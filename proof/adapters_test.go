@@ -51,7 +51,11 @@ func lockvetOrTemplate(t *testing.T, pkg string, fixed, template lockMaker) (loc
 		parts = append(parts, "lockvet's fixed "+strings.Join(byFix, ", "))
 	}
 	if len(byTmpl) > 0 {
-		parts = append(parts, "the rewrite-table template's "+strings.Join(byTmpl, ", ")+" (lockvet reports them without a fix)")
+		them := "them"
+		if len(byTmpl) == 1 {
+			them = "it"
+		}
+		parts = append(parts, "the rewrite-table template's "+strings.Join(byTmpl, ", ")+" (lockvet reports "+them+" without a fix)")
 	}
 	return func(key, token string, ttl time.Duration) lockOps {
 		return lockOps{ops[0](key, token, ttl).try, ops[1](key, token, ttl).unlock, ops[2](key, token, ttl).refresh}
