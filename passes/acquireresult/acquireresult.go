@@ -31,6 +31,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -392,14 +393,18 @@ func (c *checker) flow(a *redisops.Op, out redisops.Outcome) {
 // failOpenNoted reports whether a comment between the acquire and the
 // sink says that failing open is intended.
 func (c *checker) failOpenNoted(a *redisops.Op, n ast.Node) bool {
-	for _, file := range c.pass.Files {
-		if file.FileStart > a.Call.Pos() || a.Call.Pos() > file.FileEnd {
-			continue
+	file := c.res.FileIndex(c.pass).At(a.Call.Pos())
+	if file == nil {
+		return false
+	}
+	// The file's comments are in position order: those from the acquire on.
+	i := sort.Search(len(file.Comments), func(i int) bool { return file.Comments[i].Pos() >= a.Call.Pos() })
+	for _, cg := range file.Comments[i:] {
+		if cg.Pos() >= n.End() {
+			break
 		}
-		for _, cg := range file.Comments {
-			if cg.Pos() >= a.Call.Pos() && cg.Pos() < n.End() && failOpenComment.MatchString(cg.Text()) {
-				return true
-			}
+		if failOpenComment.MatchString(cg.Text()) {
+			return true
 		}
 	}
 	return false

@@ -183,7 +183,7 @@ func (c *checker) branch(ifs *ast.IfStmt, inInit bool, cond, ret string) analysi
 // freshName picks a name for the value variable that no code in scope at
 // pos sees and that the scope does not declare later.
 func (c *checker) freshName(pos token.Pos, names ...string) string {
-	scope := c.pass.Pkg.Scope().Innermost(pos)
+	scope := fixes.ScopeAt(c.pass, c.res.FileIndex(c.pass).At(pos), pos)
 	if scope == nil {
 		return ""
 	}

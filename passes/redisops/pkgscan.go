@@ -121,26 +121,11 @@ func fileAt(pass *analysis.Pass, r *Result, pos token.Pos) *ast.File {
 		}
 		return nil
 	}
-	x := r.FileIndex(pass)
-	if i := x.Index(pos); i >= 0 {
-		return x.File(i)
-	}
-	return nil
+	return r.FileIndex(pass).At(pos)
 }
 
 // resolveAt resolves name at pos, in file (the file holding pos, or nil
-// when it is not known): the file's scope spares the search of the
-// package scope through every file.
+// when it is not known).
 func resolveAt(pass *analysis.Pass, file *ast.File, name string, pos token.Pos) types.Object {
-	var s *types.Scope
-	if fs := pass.TypesInfo.Scopes[file]; file != nil && fs != nil && fs.Contains(pos) {
-		s = fs.Innermost(pos)
-	} else {
-		s = pass.Pkg.Scope().Innermost(pos)
-	}
-	if s == nil {
-		s = pass.Pkg.Scope()
-	}
-	_, obj := s.LookupParent(name, pos)
-	return obj
+	return fixes.LookupAt(pass, file, name, pos)
 }

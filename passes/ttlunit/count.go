@@ -75,7 +75,7 @@ func (c *checker) durationCount(op *redisops.Op, e ast.Expr) {
 
 // timePkg reports whether the name time means package time at pos.
 func (c *checker) timePkg(pos token.Pos) bool {
-	scope := c.pass.Pkg.Scope().Innermost(pos)
+	scope := fixes.ScopeAt(c.pass, c.res.FileIndex(c.pass).At(pos), pos)
 	if scope == nil {
 		return false
 	}

@@ -69,7 +69,7 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 		ResultType: report.ResultType,
 		Run: func(pass *analysis.Pass) (any, error) {
 			res := pass.ResultOf[ops].(*redisops.Result)
-			c := &checker{pass: pass, r: report.New(pass, Rule, cfg, res)}
+			c := &checker{pass: pass, res: res, r: report.New(pass, Rule, cfg, res)}
 			for _, op := range res.Ops {
 				switch op.Kind {
 				case redisops.Acquire, redisops.Write, redisops.Expire:
@@ -88,6 +88,7 @@ const maxDepth = 4
 
 type checker struct {
 	pass *analysis.Pass
+	res  *redisops.Result
 	r    *report.Reporter
 }
 

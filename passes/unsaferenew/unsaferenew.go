@@ -500,7 +500,7 @@ func (c *checker) visible(id *ast.Ident, obj types.Object, pos token.Pos) bool {
 	if !fixes.InScopeAt(c.pass.TypesInfo, c.pass.Pkg, id, pos) {
 		return false
 	}
-	scope := c.pass.Pkg.Scope().Innermost(pos)
+	scope := fixes.ScopeAt(c.pass, c.res.FileIndex(c.pass).At(pos), pos)
 	if scope == nil {
 		return false
 	}

@@ -29,11 +29,11 @@ func Import(pass *analysis.Pass, file *ast.File, path, name string, pos token.Po
 		if pn == nil || pn.Name() == "_" || pn.Name() == "." {
 			continue
 		}
-		if lookupAt(pass, pn.Name(), pos) == types.Object(pn) {
+		if LookupAt(pass, file, pn.Name(), pos) == types.Object(pn) {
 			return pn.Name(), nil, true
 		}
 	}
-	if lookupAt(pass, name, pos) != nil || pass.Pkg.Scope().Lookup(name) != nil {
+	if LookupAt(pass, file, name, pos) != nil || pass.Pkg.Scope().Lookup(name) != nil {
 		return "", nil, false
 	}
 	if s := info.Scopes[file]; s != nil && s.Lookup(name) != nil {
@@ -72,9 +72,20 @@ func Import(pass *analysis.Pass, file *ast.File, path, name string, pos token.Po
 	return name, []analysis.TextEdit{edit}, true
 }
 
-// lookupAt resolves name at pos.
-func lookupAt(pass *analysis.Pass, name string, pos token.Pos) types.Object {
-	s := pass.Pkg.Scope().Innermost(pos)
+// ScopeAt is the innermost scope at pos, or nil when pos is in no file.
+// It starts from the scope of file (the file holding pos, or nil when that
+// is not known), which spares the package scope's search through every
+// file: asked per finding or fix, that search grows with the package.
+func ScopeAt(pass *analysis.Pass, file *ast.File, pos token.Pos) *types.Scope {
+	if fs := pass.TypesInfo.Scopes[file]; file != nil && fs != nil && fs.Contains(pos) {
+		return fs.Innermost(pos)
+	}
+	return pass.Pkg.Scope().Innermost(pos)
+}
+
+// LookupAt resolves name at pos (in file, as for ScopeAt).
+func LookupAt(pass *analysis.Pass, file *ast.File, name string, pos token.Pos) types.Object {
+	s := ScopeAt(pass, file, pos)
 	if s == nil {
 		s = pass.Pkg.Scope()
 	}

@@ -37,7 +37,10 @@ type pkgUse struct {
 func NewFiles(files []*ast.File) *Files {
 	sorted := files
 	if !slices.IsSortedFunc(files, byStart) {
-		sorted = slices.SortedFunc(slices.Values(files), byStart)
+		// One allocation whatever the number of files (the cheap path
+		// allocates nothing that grows with the package).
+		sorted = slices.Clone(files)
+		slices.SortFunc(sorted, byStart)
 	}
 	return &Files{files: sorted, uses: make([]importUses, len(sorted))}
 }
@@ -58,6 +61,14 @@ func (x *Files) Index(pos token.Pos) int {
 		return -1
 	}
 	return i
+}
+
+// At is the file that holds pos, or nil.
+func (x *Files) At(pos token.Pos) *ast.File {
+	if i := x.Index(pos); i >= 0 {
+		return x.files[i]
+	}
+	return nil
 }
 
 func (x *Files) importUses(info *types.Info, i int) *importUses {
