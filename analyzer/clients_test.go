@@ -49,7 +49,6 @@ var clients = []client{
 		"LV101": "redsync, bsm/redislock and rueidislock acquire with a TTL in one command; their internals are never reported",
 		"LV102": "the libraries queue nothing in user code",
 		"LV103": "every acquire of these libraries has a TTL (expiry option or default)",
-		"LV104": "the expiry options (redsync.WithExpiry, redislock's ttl, rueidislock's KeyValidity) are time.Duration values the libraries convert themselves; they are not read as TTL operations, so a bare number there (WithExpiry(30)) is not reported yet",
 		"LV201": "their Unlock is owner-checked (compare-and-delete script)",
 		"LV202": "their Unlock is owner-checked (compare-and-delete script)",
 		"LV203": "their Extend/Refresh is owner-checked",

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -22,10 +23,19 @@ import (
 // key, and rueidislock derives several from the name), so no key-based
 // check sees them; redislock's Obtain has its key and TTL, so a bare DEL
 // or EXPIRE of a redislock key elsewhere is checked as usual.
+//
+// The TTLs the libraries take apart from an acquire call are LockTTL ops
+// (a TTL and nothing else): redsync.WithExpiry(d), redislock's
+// Lock.Refresh(ctx, d, opt), and the KeyValidity field of a
+// rueidislock.LockerOption literal passed to NewLocker. redislock and
+// rueidislock send a TTL in whole milliseconds (ttl/time.Millisecond,
+// ttl.Milliseconds()); redsync's unit depends on its pool (go-redis rounds
+// up to 1 ms, redigo truncates), so its truncation is left unset.
 type lockLibs struct{}
 
 func init() {
-	register(lockLibs{}, []string{"Lock", "LockContext", "TryLock", "TryLockContext", "Obtain", "WithContext", "TryWithContext"})
+	register(lockLibs{}, []string{"Lock", "LockContext", "TryLock", "TryLockContext", "Obtain", "WithContext", "TryWithContext",
+		"WithExpiry", "Refresh", "NewLocker"})
 }
 
 var lockLibPaths = map[string]string{
@@ -42,9 +52,13 @@ func (lockLibs) scriptCtor(*ast.CallExpr, *types.Func) (ast.Expr, bool) { return
 
 func (lockLibs) withTTL(*analysis.Pass, *Op, string) ([]analysis.TextEdit, bool) { return nil, false }
 
-func (lockLibs) op(_ *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op {
+func (lockLibs) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op {
 	fam := lockLibPaths[fn.Pkg().Path()]
 	op := &Op{Kind: Acquire, Call: call, Client: fam, Method: fn.Name()}
+	if ttl, trunc, ok := libTTL(pass.TypesInfo, fam, call, fn); ok {
+		op.Kind, op.TTL, op.TTLUnit, op.TTLTrunc = LockTTL, ttl, Duration, trunc
+		return op
+	}
 	switch fam {
 	case "redsync/v4":
 		if recvNamed(fn) != "Mutex" {
@@ -67,7 +81,7 @@ func (lockLibs) op(_ *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op {
 			return nil
 		}
 		op.Keys = []ast.Expr{call.Args[i]}
-		op.TTL, op.TTLUnit = call.Args[i+1], Duration
+		op.TTL, op.TTLUnit, op.TTLTrunc = call.Args[i+1], Duration, time.Millisecond
 		return op
 	case "rueidislock":
 		if recvNamed(fn) != "Locker" {
@@ -79,6 +93,35 @@ func (lockLibs) op(_ *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op {
 		}
 	}
 	return nil
+}
+
+// libTTL matches a call that hands a lock library the TTL of the locks it
+// takes or renews, and returns the TTL expression and the unit the library
+// truncates it to.
+func libTTL(info *types.Info, fam string, call *ast.CallExpr, fn *types.Func) (ast.Expr, time.Duration, bool) {
+	switch {
+	case fam == "redsync/v4" && fn.Name() == "WithExpiry" && fn.Signature().Recv() == nil && len(call.Args) == 1:
+		return call.Args[0], 0, true
+	case fam == "redislock" && fn.Name() == "Refresh" && recvNamed(fn) == "Lock" && len(call.Args) == 3:
+		return call.Args[1], time.Millisecond, true
+	case fam == "rueidislock" && fn.Name() == "NewLocker" && fn.Signature().Recv() == nil && len(call.Args) == 1:
+		lit, ok := ast.Unparen(call.Args[0]).(*ast.CompositeLit)
+		if !ok {
+			return nil, 0, false
+		}
+		for _, elt := range lit.Elts {
+			kv, ok := elt.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "KeyValidity" {
+				if v, ok := info.Uses[id].(*types.Var); ok && v.IsField() {
+					return kv.Value, time.Millisecond, true
+				}
+			}
+		}
+	}
+	return nil, 0, false
 }
 
 // outcome: every acquire of these libraries reports its outcome in its

@@ -48,9 +48,14 @@ const (
 	// (DELEX key IFEQ value, DELEX key IFDEQ digest; Redis ≥ 8.4): an
 	// owner-checked release. Value is the value or digest compared.
 	CompareDelete
+	// LockTTL is a TTL handed to a lock library for the acquires and
+	// renewals it makes itself (an expiry option, a renewal's TTL). It
+	// names no key and its outcome is not read: only TTL, TTLUnit and
+	// TTLTrunc are set.
+	LockTTL
 )
 
-var kindNames = [...]string{Acquire: "acquire", GetSet: "getset", Write: "write", Expire: "expire", Delete: "delete", Get: "get", Script: "script", CompareDelete: "comparedelete"}
+var kindNames = [...]string{Acquire: "acquire", GetSet: "getset", Write: "write", Expire: "expire", Delete: "delete", Get: "get", Script: "script", CompareDelete: "comparedelete", LockTTL: "lockttl"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {

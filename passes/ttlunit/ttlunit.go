@@ -34,6 +34,9 @@ var Rule = &rules.Rule{
 asks for a 30ns lock: go-redis v8/v9 round it up to 1 ms (1 s for EXPIRE and
 SETEX), so the lock is gone before the work starts and a second holder takes
 it; go-redis v6/v7 send 0, which makes SET fail and EXPIRE delete the key.
+The TTLs lock libraries take are time.Duration values too (redsync's
+WithExpiry, bsm/redislock's Obtain and Refresh, rueidislock's KeyValidity):
+WithExpiry(30) is a 30ns lock, sent as 1 ms or as 0.
 time.Duration(cfg.LockSeconds) has the same effect: a conversion is not a
 unit. A TTL computed from Unix()/UnixNano() is the current date read as a
 length of time. A time.Duration passed as a Lua script argument reaches the
@@ -72,7 +75,7 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 			c := &checker{pass: pass, res: res, r: report.New(pass, Rule, cfg, res)}
 			for _, op := range res.Ops {
 				switch op.Kind {
-				case redisops.Acquire, redisops.Write, redisops.Expire:
+				case redisops.Acquire, redisops.Write, redisops.Expire, redisops.LockTTL:
 					c.ttl(op)
 				case redisops.Script:
 					c.scriptArgs(op)
@@ -203,6 +206,8 @@ func consequence(op *redisops.Op) string {
 		return "the lock expires after the client's minimum TTL (1 ms) and a second caller takes it, or the client sends 0 and the acquire fails"
 	case redisops.Expire:
 		return op.Method + " sets the shortest TTL the client can send (1 s, or 1 ms for a millisecond command), or the client sends 0 and the key is deleted"
+	case redisops.LockTTL:
+		return "the lock library's TTL is at most 1 ms (or 0, so the acquire fails or the key expires at once) and the lock is gone before the work starts"
 	}
 	return "the key expires after the client's minimum TTL (1 ms, or 1 s for a seconds command), or the client sends 0 and the write fails"
 }
@@ -253,6 +258,8 @@ func (c *checker) truncated(op *redisops.Op, e, src ast.Expr, def *ast.Ident, v 
 		what = "Redis rejects a SET with an expire time of 0, so the lock is never acquired"
 	case redisops.Expire:
 		what = "an expire of 0 deletes the key at once"
+	case redisops.LockTTL:
+		what = "a lock TTL of 0 fails the acquire or expires the lock at once"
 	default:
 		what = "Redis rejects a SET with an expire time of 0, so the write always fails"
 	}
