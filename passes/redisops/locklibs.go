@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockvet/lockvet/passes/internal/keyid"
 )
 
 // lockLibs knows the acquire calls of Redis lock libraries: redsync's
@@ -27,7 +29,8 @@ import (
 // The TTLs the libraries take apart from an acquire call are LockTTL ops
 // (a TTL and nothing else): redsync.WithExpiry(d), redislock's
 // Lock.Refresh(ctx, d, opt), and the KeyValidity field of a
-// rueidislock.LockerOption literal passed to NewLocker. redislock and
+// rueidislock.LockerOption literal passed to NewLocker (in place, or in a
+// local variable used nowhere else). redislock and
 // rueidislock send a TTL in whole milliseconds (ttl/time.Millisecond,
 // ttl.Milliseconds()); redsync's unit depends on its pool (go-redis rounds
 // up to 1 ms, redigo truncates), so its truncation is left unset.
@@ -55,7 +58,7 @@ func (lockLibs) withTTL(*analysis.Pass, *Op, string) ([]analysis.TextEdit, bool)
 func (lockLibs) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op {
 	fam := lockLibPaths[fn.Pkg().Path()]
 	op := &Op{Kind: Acquire, Call: call, Client: fam, Method: fn.Name()}
-	if ttl, trunc, ok := libTTL(pass.TypesInfo, fam, call, fn); ok {
+	if ttl, trunc, ok := libTTL(pass, fam, call, fn); ok {
 		op.Kind, op.TTL, op.TTLUnit, op.TTLTrunc = LockTTL, ttl, Duration, trunc
 		return op
 	}
@@ -98,15 +101,16 @@ func (lockLibs) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op 
 // libTTL matches a call that hands a lock library the TTL of the locks it
 // takes or renews, and returns the TTL expression and the unit the library
 // truncates it to.
-func libTTL(info *types.Info, fam string, call *ast.CallExpr, fn *types.Func) (ast.Expr, time.Duration, bool) {
+func libTTL(pass *analysis.Pass, fam string, call *ast.CallExpr, fn *types.Func) (ast.Expr, time.Duration, bool) {
+	info := pass.TypesInfo
 	switch {
 	case fam == "redsync/v4" && fn.Name() == "WithExpiry" && fn.Signature().Recv() == nil && len(call.Args) == 1:
 		return call.Args[0], 0, true
 	case fam == "redislock" && fn.Name() == "Refresh" && recvNamed(fn) == "Lock" && len(call.Args) == 3:
 		return call.Args[1], time.Millisecond, true
 	case fam == "rueidislock" && fn.Name() == "NewLocker" && fn.Signature().Recv() == nil && len(call.Args) == 1:
-		lit, ok := ast.Unparen(call.Args[0]).(*ast.CompositeLit)
-		if !ok {
+		lit := optionLit(pass, call)
+		if lit == nil {
 			return nil, 0, false
 		}
 		for _, elt := range lit.Elts {
@@ -122,6 +126,34 @@ func libTTL(info *types.Info, fam string, call *ast.CallExpr, fn *types.Func) (a
 		}
 	}
 	return nil, 0, false
+}
+
+// optionLit is the composite literal call's only argument is: written in
+// place, or a local variable defined by it and used nowhere else (so no
+// field of it is changed after the literal).
+func optionLit(pass *analysis.Pass, call *ast.CallExpr) *ast.CompositeLit {
+	arg := ast.Unparen(call.Args[0])
+	if id, ok := arg.(*ast.Ident); ok {
+		v, ok := pass.TypesInfo.Uses[id].(*types.Var)
+		if !ok {
+			return nil
+		}
+		cur, ok := cursorAt(pass, call)
+		if !ok {
+			return nil
+		}
+		body := funcBody(cur)
+		if body == nil {
+			return nil
+		}
+		rhs, uses := keyid.SoleDef(pass.TypesInfo, body, v)
+		if rhs == nil || uses != 1 {
+			return nil
+		}
+		arg = ast.Unparen(rhs)
+	}
+	lit, _ := arg.(*ast.CompositeLit)
+	return lit
 }
 
 // outcome: every acquire of these libraries reports its outcome in its

@@ -92,7 +92,27 @@ func locker() (rueidislock.Locker, error) {
 	})
 }
 
+// rueidislock: the option built in a variable first.
+func lockerVar() (rueidislock.Locker, error) {
+	opt := rueidislock.LockerOption{
+		ClientOption: rueidis.ClientOption{InitAddress: []string{"127.0.0.1:6379"}},
+		KeyValidity:  lockTTL, // want `TTL lockTTL is 30ns`
+	}
+	return rueidislock.NewLocker(opt)
+}
+
 // --- silent ---
+
+// The field is set again before NewLocker: the literal's value is not
+// the one used, so it is not followed.
+func lockerChanged() (rueidislock.Locker, error) {
+	opt := rueidislock.LockerOption{
+		ClientOption: rueidis.ClientOption{InitAddress: []string{"127.0.0.1:6379"}},
+		KeyValidity:  30,
+	}
+	opt.KeyValidity = 30 * time.Second
+	return rueidislock.NewLocker(opt)
+}
 
 // The unit is written.
 func withUnits(ctx context.Context, rs *redsync.Redsync, locker *redislock.Client, lock *redislock.Lock, n int) error {
