@@ -15,8 +15,10 @@
 package report
 
 import (
+	"cmp"
 	"go/token"
 	"reflect"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -90,7 +92,13 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 		d.URL = r.rule.URL()
 	}
 	for i := range d.SuggestedFixes {
-		r.pkg.pruneImports(r.pass, &d.SuggestedFixes[i])
+		fix := &d.SuggestedFixes[i]
+		r.pkg.pruneImports(r.pass, fix)
+		// Edits are built in whatever order a check found them, which for a
+		// fix spanning files can follow map iteration; sort them by position
+		// (stable, so insertions at one position keep their order) so that
+		// two runs print the same fix.
+		slices.SortStableFunc(fix.TextEdits, func(a, b analysis.TextEdit) int { return cmp.Compare(a.Pos, b.Pos) })
 	}
 	if i := r.suppressing(d.Pos); i >= 0 {
 		r.used[i] = true
