@@ -82,19 +82,9 @@ var Analyzer = New(redisops.Analyzer, nil)
 
 // New returns LV105 reading the operations of ops, configured by cfg.
 func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
-	return &analysis.Analyzer{
-		Name:       Rule.Name,
-		Doc:        Rule.Doc(),
-		URL:        Rule.URL(),
-		Requires:   []*analysis.Analyzer{ops},
-		ResultType: report.ResultType,
-		Run: func(pass *analysis.Pass) (any, error) {
-			res := pass.ResultOf[ops].(*redisops.Result)
-			c := &checker{pass: pass, res: res, r: report.New(pass, Rule, cfg, res)}
-			c.run()
-			return c.r.Done(), nil
-		},
-	}
+	return report.Analyzer(Rule, ops, cfg, func(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
+		(&checker{pass: pass, res: res, r: r}).run()
+	})
 }
 
 type checker struct {

@@ -76,19 +76,9 @@ var Analyzer = New(redisops.Analyzer, nil)
 
 // New returns LV202 reading the operations of ops, configured by cfg.
 func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
-	return &analysis.Analyzer{
-		Name:       Rule.Name,
-		Doc:        Rule.Doc(),
-		URL:        Rule.URL(),
-		Requires:   []*analysis.Analyzer{ops},
-		ResultType: report.ResultType,
-		Run: func(pass *analysis.Pass) (any, error) {
-			res := pass.ResultOf[ops].(*redisops.Result)
-			r := report.New(pass, Rule, cfg, res)
-			run(pass, res, cfg, r)
-			return r.Done(), nil
-		},
-	}
+	return report.Analyzer(Rule, ops, cfg, func(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
+		run(pass, res, cfg, r)
+	})
 }
 
 const (

@@ -64,26 +64,17 @@ var Analyzer = New(redisops.Analyzer, nil)
 
 // New returns LV104 reading the operations of ops, configured by cfg.
 func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
-	return &analysis.Analyzer{
-		Name:       Rule.Name,
-		Doc:        Rule.Doc(),
-		URL:        Rule.URL(),
-		Requires:   []*analysis.Analyzer{ops},
-		ResultType: report.ResultType,
-		Run: func(pass *analysis.Pass) (any, error) {
-			res := pass.ResultOf[ops].(*redisops.Result)
-			c := &checker{pass: pass, res: res, r: report.New(pass, Rule, cfg, res)}
-			for _, op := range res.Ops {
-				switch op.Kind {
-				case redisops.Acquire, redisops.Write, redisops.Expire, redisops.LockTTL:
-					c.ttl(op)
-				case redisops.Script:
-					c.scriptArgs(op)
-				}
+	return report.Analyzer(Rule, ops, cfg, func(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
+		c := &checker{pass: pass, res: res, r: r}
+		for _, op := range res.Ops {
+			switch op.Kind {
+			case redisops.Acquire, redisops.Write, redisops.Expire, redisops.LockTTL:
+				c.ttl(op)
+			case redisops.Script:
+				c.scriptArgs(op)
 			}
-			return c.r.Done(), nil
-		},
-	}
+		}
+	})
 }
 
 // maxDepth bounds how far constants and local variables are followed.

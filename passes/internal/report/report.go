@@ -75,6 +75,25 @@ type fileLine struct {
 	line int
 }
 
+// Analyzer is the analyzer of a check: rule's name, doc and URL, the
+// redisops analyzer ops as its one requirement, and run reporting through a
+// Reporter whose Done result (the suppressed findings) the analyzer returns.
+func Analyzer(rule *rules.Rule, ops *analysis.Analyzer, cfg *lvconfig.Config, run func(*analysis.Pass, *redisops.Result, *Reporter)) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:       rule.Name,
+		Doc:        rule.Doc(),
+		URL:        rule.URL(),
+		Requires:   []*analysis.Analyzer{ops},
+		ResultType: ResultType,
+		Run: func(pass *analysis.Pass) (any, error) {
+			res := pass.ResultOf[ops].(*redisops.Result)
+			r := New(pass, rule, cfg, res)
+			run(pass, res, r)
+			return r.Done(), nil
+		},
+	}
+}
+
 // New returns a Reporter for rule in pass, which reads ops (the package's
 // redisops result, where what every check needs of the package's files is
 // computed once). Call Done when the check ends.
