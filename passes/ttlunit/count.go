@@ -122,30 +122,23 @@ func (c *checker) nanosConv(e ast.Expr) ast.Expr {
 	}
 	// A parameter: declared in the signature scope of a function around
 	// the conversion.
-	if sc := v.Parent(); sc != nil && v.Pos() < call.Pos() {
-		for _, f := range c.pass.Files {
-			if f.FileStart <= call.Pos() && call.Pos() < f.FileEnd {
-				var found bool
-				ast.Inspect(f, func(n ast.Node) bool {
-					if found || n == nil || n.Pos() > call.Pos() || n.End() <= call.Pos() {
-						return false
-					}
-					var ft *ast.FuncType
-					switch n := n.(type) {
-					case *ast.FuncDecl:
-						ft = n.Type
-					case *ast.FuncLit:
-						ft = n.Type
-					}
-					if ft != nil && ft.Params != nil && ft.Params.Pos() <= v.Pos() && v.Pos() < ft.Params.End() {
-						found = true
-					}
-					return !found
-				})
-				if found {
-					return x
-				}
-			}
+	if v.Parent() == nil || v.Pos() >= call.Pos() {
+		return nil
+	}
+	cur, ok := c.res.Inspector.Root().FindByPos(call.Pos(), call.End())
+	if !ok {
+		return nil
+	}
+	for fn := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		var ft *ast.FuncType
+		switch n := fn.Node().(type) {
+		case *ast.FuncDecl:
+			ft = n.Type
+		case *ast.FuncLit:
+			ft = n.Type
+		}
+		if ft.Params != nil && ft.Params.Pos() <= v.Pos() && v.Pos() < ft.Params.End() {
+			return x
 		}
 	}
 	return nil
