@@ -9,6 +9,7 @@
 //
 //	go run ./internal/sweep            # every module; writes docs/sweep.md
 //	go run ./internal/sweep -quick     # the subset CI runs; writes no file
+//	go run ./internal/sweep -apps      # the application modules: recall on labels.txt
 //
 // The modules and their pinned versions are in internal/sweep/modules.txt.
 // Each is fetched with go mod download through the module proxy, copied
@@ -17,6 +18,7 @@
 //
 //	lockvet -v -json ./...
 //
+// (or on the package patterns the module's pkgs= tag names)
 // with GOPROXY=off and, where the machine allows it, in a new network
 // namespace with no interface but loopback (unshare -n): the analysis
 // itself never needs the network. The standard library runs as the
@@ -58,8 +60,10 @@ func main() {
 // options is the command line.
 type options struct {
 	quick   bool
+	apps    bool
 	list    string
 	notes   string
+	labels  string
 	remarks string
 	results string
 	render  string
@@ -77,6 +81,8 @@ func sweep(args []string, log func(string, ...any)) (int, error) {
 	var only string
 	flags := flag.NewFlagSet("sweep", flag.ContinueOnError)
 	flags.BoolVar(&o.quick, "quick", false, "run only the modules tagged quick (the CI subset); write no report unless -o is given")
+	flags.BoolVar(&o.apps, "apps", false, "run only the application modules (tagged app); write no report unless -o is given")
+	flags.StringVar(&o.labels, "labels", "internal/sweep/labels.txt", "the `file` of labelled lock bugs and correct lock code (recall)")
 	flags.StringVar(&o.list, "list", "internal/sweep/modules.txt", "the pinned module `file`")
 	flags.StringVar(&o.notes, "notes", "internal/sweep/notes.txt", "the `file` that classifies findings and explains errors")
 	flags.StringVar(&o.results, "results", "", "save the raw results to `file` after each module (JSON)")
@@ -102,7 +108,7 @@ func sweep(args []string, log func(string, ...any)) (int, error) {
 		}
 		o.only = re
 	}
-	if o.out == "" && !o.quick && o.only == nil {
+	if o.out == "" && !o.quick && !o.apps && o.only == nil {
 		o.out = "docs/sweep.md"
 	}
 
@@ -112,7 +118,7 @@ func sweep(args []string, log func(string, ...any)) (int, error) {
 	}
 	var selected []*module
 	for _, m := range mods {
-		if (!o.quick || m.quick) && (o.only == nil || o.only.MatchString(m.path)) {
+		if (!o.quick || m.quick) && (!o.apps || m.app) && (o.only == nil || o.only.MatchString(m.path)) {
 			selected = append(selected, m)
 		}
 	}
@@ -121,6 +127,13 @@ func sweep(args []string, log func(string, ...any)) (int, error) {
 	}
 	notes, err := readNotes(o.notes)
 	if err != nil {
+		return 0, err
+	}
+	labels, err := readLabels(o.labels)
+	if err != nil {
+		return 0, err
+	}
+	if err := labels.known(mods); err != nil {
 		return 0, err
 	}
 
@@ -132,12 +145,13 @@ func sweep(args []string, log func(string, ...any)) (int, error) {
 		var keep []*module
 		for _, m := range selected {
 			if r := saved[m.String()]; r != nil {
+				r.quick, r.app, r.pkgs, r.why = m.quick, m.app, m.pkgs, m.why
 				keep = append(keep, r)
 			} else {
 				log("no saved result for %s", m)
 			}
 		}
-		return finish(o, keep, notes, false, "", log, 0)
+		return finish(o, keep, notes, labels, false, "", log, 0)
 	}
 	if o.work == "" {
 		if o.work, err = os.MkdirTemp("", "lockvet-sweep"); err != nil {
@@ -183,7 +197,7 @@ func sweep(args []string, log func(string, ...any)) (int, error) {
 	start := time.Now()
 	for i, m := range selected {
 		log("[%d/%d] %s", i+1, len(selected), m)
-		m.run(o, netns, log)
+		m.run(o, netns, labels, log)
 		log("    %d packages, %d findings, %d errors, %s%s", m.packages, len(m.findings), len(m.errors), m.elapsed.Round(time.Second), m.statusSuffix())
 		for i, e := range m.errors {
 			if i == maxLogged {
@@ -198,7 +212,7 @@ func sweep(args []string, log func(string, ...any)) (int, error) {
 			}
 		}
 	}
-	return finish(o, selected, notes, netns, goVersion, log, time.Since(start))
+	return finish(o, selected, notes, labels, netns, goVersion, log, time.Since(start))
 }
 
 // maxLogged is how many error lines of a module the log shows as the
@@ -207,7 +221,7 @@ const maxLogged = 5
 
 // finish classifies the results with the notes, writes the report and
 // returns the exit status.
-func finish(o options, selected []*module, notes *notes, netns bool, goVersion string, log func(string, ...any), elapsed time.Duration) (int, error) {
+func finish(o options, selected []*module, notes *notes, labels *labels, netns bool, goVersion string, log func(string, ...any), elapsed time.Duration) (int, error) {
 	for _, m := range selected {
 		notes.apply(m)
 		if goVersion == "" {
@@ -226,7 +240,7 @@ func finish(o options, selected []*module, notes *notes, netns bool, goVersion s
 	default:
 		log("%d of %d modules could not be fetched through the module proxy (the reasons are above): not a lockvet failure, but not checked either", sum.unfetched, sum.modules)
 	}
-	for _, n := range notes.unused(selected, o.quick || o.only != nil) {
+	for _, n := range notes.unused(selected, o.quick || o.apps || o.only != nil) {
 		log("note matches nothing: %s", n)
 	}
 	if o.out != "" {
@@ -235,11 +249,14 @@ func finish(o options, selected []*module, notes *notes, netns bool, goVersion s
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return 0, err
 		}
-		writeReport(&buf, selected, notes, sum, goVersion, netns, string(remarks))
+		writeReport(&buf, selected, notes, labels, sum, goVersion, netns, string(remarks))
 		if err := os.WriteFile(o.out, buf.Bytes(), 0o644); err != nil {
 			return 0, err
 		}
 		log("wrote %s", o.out)
+	}
+	if r := recallLine(selected, labels); r != "" {
+		log("%s", r)
 	}
 	for _, m := range selected {
 		for _, f := range m.findings {
@@ -263,6 +280,8 @@ func finish(o options, selected []*module, notes *notes, netns bool, goVersion s
 type module struct {
 	path, version string // version "" for std
 	quick         bool
+	app           bool     // an application module: a service that takes locks itself
+	pkgs          []string // the package patterns lockvet runs on (default ./...)
 	why           string
 
 	packages  int
@@ -337,10 +356,21 @@ func readModules(file string) ([]*module, error) {
 			return nil, fmt.Errorf("%s:%d: %s is not pinned (want module@version)", file, i+1, fields[0])
 		}
 		for _, tag := range fields[1:] {
-			if tag != "quick" {
+			switch {
+			case tag == "quick":
+				m.quick = true
+			case tag == "app":
+				m.app = true
+			case strings.HasPrefix(tag, "pkgs="):
+				for p := range strings.SplitSeq(strings.TrimPrefix(tag, "pkgs="), ",") {
+					if !strings.HasPrefix(p, "./") {
+						return nil, fmt.Errorf("%s:%d: package pattern %q is not relative to the module (./…)", file, i+1, p)
+					}
+					m.pkgs = append(m.pkgs, p)
+				}
+			default:
 				return nil, fmt.Errorf("%s:%d: unknown tag %q", file, i+1, tag)
 			}
-			m.quick = true
 		}
 		if seen[m.path] {
 			return nil, fmt.Errorf("%s:%d: %s listed twice", file, i+1, m.path)
@@ -371,17 +401,17 @@ func goEnv(extra ...string) []string {
 // prepare fetches the module, copies it to a writable directory and
 // downloads what its packages and tests import. It returns the directory
 // lockvet runs in and the pattern, or an error that ends this module.
-func (m *module) prepare(o options, log func(string, ...any)) (dir, pattern string, err error) {
+func (m *module) prepare(o options, log func(string, ...any)) (dir string, patterns []string, err error) {
 	base := filepath.Join(o.work, "src", strings.NewReplacer("/", "_", "@", "_").Replace(m.String()))
 	if err := os.RemoveAll(base); err != nil {
-		return "", "", err
+		return "", nil, err
 	}
 	if m.version == "" { // std
 		if err := os.MkdirAll(base, 0o755); err != nil {
-			return "", "", err
+			return "", nil, err
 		}
 		err := os.WriteFile(filepath.Join(base, "go.mod"), []byte("module sweep.test/std\n\ngo 1.26\n"), 0o644)
-		return base, "std", err
+		return base, []string{"std"}, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
 	defer cancel()
@@ -392,33 +422,37 @@ func (m *module) prepare(o options, log func(string, ...any)) (dir, pattern stri
 	var dl struct{ Dir, GoMod, Error string }
 	if jerr := json.Unmarshal(out, &dl); jerr != nil || dl.Error != "" || dl.Dir == "" {
 		why := cmp.Or(dl.Error, firstLine(stderrOf(err)), fmt.Sprint(err), fmt.Sprint(jerr))
-		return "", "", &fetchError{fmt.Errorf("go mod download %s: %s", m, why)}
+		return "", nil, &fetchError{fmt.Errorf("go mod download %s: %s", m, why)}
 	}
 	if err := copyTree(dl.Dir, base); err != nil {
-		return "", "", err
+		return "", nil, err
 	}
 	if _, err := os.Stat(filepath.Join(base, "go.mod")); errors.Is(err, fs.ErrNotExist) {
 		// A module from before go.mod: use the one the proxy synthesized.
 		data, err := os.ReadFile(dl.GoMod)
 		if err != nil {
-			return "", "", err
+			return "", nil, err
 		}
 		if err := os.WriteFile(filepath.Join(base, "go.mod"), data, 0o644); err != nil {
-			return "", "", err
+			return "", nil, err
 		}
 	}
 	// A module of a multi-module repository may replace its siblings by
 	// relative paths, which the module zip does not hold: use the
 	// required versions instead, as a user of the module does.
 	if err := dropLocalReplaces(ctx, base); err != nil {
-		return "", "", err
+		return "", nil, err
 	}
 	// Dependencies: everything the packages and their tests import, with
 	// go.sum completed, compiled once here so that lockvet's own time
 	// (and its timeout) is not the build of the dependencies (cgo ones
 	// such as sqlite take minutes). Failures here show again, explained,
 	// when lockvet loads the packages.
-	for _, args := range [][]string{{"mod", "download"}, {"list", "-e", "-export", "-deps", "-test", "./..."}} {
+	patterns = m.pkgs
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	for _, args := range [][]string{{"mod", "download"}, append([]string{"list", "-e", "-export", "-deps", "-test"}, patterns...)} {
 		cmd := exec.CommandContext(ctx, "go", args...)
 		cmd.Dir = base
 		cmd.Env = goEnv()
@@ -428,7 +462,7 @@ func (m *module) prepare(o options, log func(string, ...any)) (dir, pattern stri
 			log("    go %s: %v: %s", strings.Join(args, " "), err, firstLine(stderr.String()))
 		}
 	}
-	return base, "./...", nil
+	return base, patterns, nil
 }
 
 // fetchError is the failure to fetch the module itself: the machine or
@@ -472,8 +506,8 @@ func copyTree(src, dst string) error {
 }
 
 // run prepares the module and runs lockvet on it.
-func (m *module) run(o options, netns bool, log func(string, ...any)) {
-	dir, pattern, err := m.prepare(o, log)
+func (m *module) run(o options, netns bool, labels *labels, log func(string, ...any)) {
+	dir, patterns, err := m.prepare(o, log)
 	if err != nil {
 		m.errors = append(m.errors, &lvError{text: "sweep: " + err.Error()})
 		m.status = "not run"
@@ -485,7 +519,7 @@ func (m *module) run(o options, netns bool, log func(string, ...any)) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
 	defer cancel()
-	argv := []string{o.lockvet, "-v", "-json", pattern}
+	argv := append([]string{o.lockvet, "-v", "-json"}, patterns...)
 	if netns {
 		argv = append([]string{"unshare", "-n"}, argv...)
 	}
@@ -520,12 +554,13 @@ func (m *module) run(o options, netns bool, log func(string, ...any)) {
 		m.status = err.Error()
 	}
 	root := dir
-	if pattern == "std" {
+	if patterns[0] == "std" {
 		if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
 			root = filepath.Join(strings.TrimSpace(string(out)), "src")
 		}
 	}
 	m.parse(root, stdout.Bytes(), stderr.String())
+	labels.check(m, root)
 	if m.status != "0" && m.status != "2" && !m.hung {
 		m.panicked = true // lockvet's only statuses with -json are 0 and 2
 	}
@@ -616,6 +651,7 @@ func relativize(root, s string) string {
 type summary struct {
 	modules, packages, broken                int
 	findings, bugs, falsePositives, unreview int
+	debatable                                int
 	errors, unexplained                      int
 	panics, hangs                            int
 	unfetched                                int  // modules that could not be fetched
@@ -638,6 +674,8 @@ func summarize(mods []*module, quick bool) summary {
 				s.unreview++
 			case f.note.verdict == "bug":
 				s.bugs++
+			case f.note.verdict == "debatable":
+				s.debatable++
 			default:
 				s.falsePositives++
 			}
@@ -668,8 +706,8 @@ func (s summary) ok() bool {
 }
 
 func (s summary) String() string {
-	out := fmt.Sprintf("%d modules, %d packages (%d with errors), %d findings (%d true bugs, %d false positives, %d unreviewed), %d errors (%d unexplained), %d panics, %d hangs",
-		s.modules, s.packages, s.broken, s.findings, s.bugs, s.falsePositives, s.unreview, s.errors, s.unexplained, s.panics, s.hangs)
+	out := fmt.Sprintf("%d modules, %d packages (%d with errors), %d findings (%d true bugs, %d false positives, %d debatable, %d unreviewed), %d errors (%d unexplained), %d panics, %d hangs",
+		s.modules, s.packages, s.broken, s.findings, s.bugs, s.falsePositives, s.debatable, s.unreview, s.errors, s.unexplained, s.panics, s.hangs)
 	if s.unfetched > 0 {
 		out += fmt.Sprintf(", %d modules not fetched", s.unfetched)
 	}

@@ -12,6 +12,7 @@ import (
 //
 //	finding MODULE FILE:LINE RULE -- bug: why it is a real bug
 //	finding MODULE FILE:LINE RULE -- fp: why it is a false positive, and the cause
+//	finding MODULE FILE:LINE RULE -- debatable: what speaks for and against it
 //	fixed   MODULE FILE:LINE RULE -- a false positive the sweep found and a check no longer reports: what changed
 //	error   MODULE TEXT -- why the package cannot be loaded
 //
@@ -27,7 +28,7 @@ type note struct {
 	line    int
 	rule    string
 	text    string // error: substring
-	verdict string // bug, fp (findings)
+	verdict string // bug, fp, debatable (findings)
 	why     string
 	lineNo  int
 	used    bool
@@ -85,8 +86,8 @@ func readNotes(file string) (*notes, error) {
 			n.file, n.rule = f, fields[3]
 			if n.kind == "finding" {
 				v, w, ok := strings.Cut(n.why, ":")
-				if !ok || (v != "bug" && v != "fp") {
-					return nil, bad("a finding's explanation starts with bug: or fp:")
+				if !ok || (v != "bug" && v != "fp" && v != "debatable") {
+					return nil, bad("a finding's explanation starts with bug:, fp: or debatable:")
 				}
 				n.verdict, n.why = v, strings.TrimSpace(w)
 			}
