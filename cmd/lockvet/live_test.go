@@ -283,44 +283,7 @@ func TestLiveACL(t *testing.T) {
 func TestLiveCluster(t *testing.T) {
 	ctx := context.Background()
 	const n = 3
-	var nodes []*redistest.Server
-	var bus []int
-	for range n {
-		p := redistest.FreePort(t)
-		dir := t.TempDir()
-		nodes = append(nodes, redistest.RedisWith(t, "--cluster-enabled", "yes", "--cluster-port", fmt.Sprint(p),
-			"--cluster-config-file", filepath.Join(dir, "nodes.conf"), "--dir", dir, "--cluster-node-timeout", "5000"))
-		bus = append(bus, p)
-	}
-	var clients []*redis.Client
-	for i, s := range nodes {
-		c := redis.NewClient(&redis.Options{Addr: s.Addr})
-		defer c.Close()
-		clients = append(clients, c)
-		lo, hi := i*16384/n, (i+1)*16384/n-1
-		if err := c.Do(ctx, "CLUSTER", "ADDSLOTSRANGE", lo, hi).Err(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i := 1; i < n; i++ {
-		host, port, _ := strings.Cut(nodes[i].Addr, ":")
-		if err := clients[0].Do(ctx, "CLUSTER", "MEET", host, port, bus[i]).Err(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for _, c := range clients {
-		for {
-			info := c.ClusterInfo(ctx).Val()
-			if strings.Contains(info, "cluster_state:ok") && strings.Contains(info, fmt.Sprintf("cluster_known_nodes:%d", n)) {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the cluster did not form:\n%s", info)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
+	nodes := redistest.Cluster(t, n)
 	var addrs []string
 	for _, s := range nodes {
 		addrs = append(addrs, s.Addr)
