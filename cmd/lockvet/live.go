@@ -42,9 +42,15 @@ and PTTL: never a write. The password is read from LOCKVET_REDIS_PASSWORD
 (or REDISCLI_AUTH), never from a flag. docs/live.md shows a read-only ACL
 user and how to run this as a cron job or Kubernetes CronJob.
 
+-format prometheus prints the figures of one scan as Prometheus metrics
+(for node_exporter's textfile collector or a Pushgateway); -listen ADDR
+serves them on /metrics, from a scan every -interval. docs/live.md lists
+the metrics, with alert rules.
+
 Exit status: 0 when no stuck lock is found, 1 when one is (with -strict,
 also when a TTL is longer than the code sets), 2 on errors (unreachable
 server, failed authentication, missing permission, timeout, bad flags).
+With -listen: 0 after SIGINT or SIGTERM, 2 when it cannot listen.
 
 Flags:
 `
@@ -62,6 +68,8 @@ type liveOptions struct {
 	timeout    time.Duration
 	format     string
 	strict     bool
+	listen     string
+	interval   time.Duration
 	tls        bool
 	tlsCA      string
 	tlsCert    string
@@ -88,22 +96,16 @@ func liveMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, liveUsage)
 		fs.PrintDefaults()
 	}
-	fs.StringVar(&o.addr, "redis", "", "Redis server `address`: host:port, or a redis:// or rediss:// URL without a password")
-	fs.StringVar(&o.user, "user", os.Getenv("LOCKVET_REDIS_USER"), "ACL `user` name (default $LOCKVET_REDIS_USER); the password comes from $LOCKVET_REDIS_PASSWORD or $REDISCLI_AUTH")
-	fs.IntVar(&o.db, "db", 0, "database `number` (not in a cluster)")
+	o.registerConn(fs)
 	fs.Var(&o.patterns, "pattern", "scan keys matching this Redis `glob` instead of the inventory's patterns (repeatable)")
 	fs.IntVar(&o.maxKeys, "max-keys", 100000, "inspect at most `n` keys, then stop and say the scan is incomplete")
 	fs.Int64Var(&o.count, "count", 100, "SCAN COUNT hint: keys the server looks at per SCAN step (`n`)")
 	fs.IntVar(&o.rate, "rate", 1000, "send at most `n` commands per second (0: no limit)")
 	fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "give up after this `duration` (connection, and the whole scan)")
-	fs.StringVar(&o.format, "format", "text", "output `format`: text or json")
+	fs.StringVar(&o.format, "format", "text", "output `format`: text, json, or prometheus (metrics in the text exposition format)")
+	fs.StringVar(&o.listen, "listen", "", "serve Prometheus metrics on http://`addr`/metrics (host:port), scanning every -interval, until SIGINT or SIGTERM")
+	fs.DurationVar(&o.interval, "interval", time.Minute, "with -listen: start a scan every `duration`, never more often (a scrape never starts one)")
 	fs.BoolVar(&o.strict, "strict", false, "also exit 1 when a lock key's TTL is longer than any TTL the code sets")
-	fs.BoolVar(&o.tls, "tls", false, "connect with TLS (implied by a rediss:// address)")
-	fs.StringVar(&o.tlsCA, "tls-ca", "", "PEM `file` of the CA certificates that sign the server's certificate (default: the system's)")
-	fs.StringVar(&o.tlsCert, "tls-cert", "", "PEM `file` of a client certificate, for servers that require one")
-	fs.StringVar(&o.tlsKey, "tls-key", "", "PEM `file` of the client certificate's key")
-	fs.StringVar(&o.tlsName, "tls-server-name", "", "`name` to verify the server's certificate against (default: the host of -redis)")
-	fs.BoolVar(&o.tlsNoCheck, "tls-insecure", false, "do not verify the server's certificate (testing only)")
 	o.register(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -118,10 +120,14 @@ func liveMain(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case o.addr == "":
 		return fail("-redis ADDR is required (host:port)")
-	case o.format != "text" && o.format != "json":
-		return fail("unknown -format %q (text or json)", o.format)
+	case o.format != "text" && o.format != "json" && o.format != "prometheus":
+		return fail("unknown -format %q (text, json or prometheus)", o.format)
 	case o.maxKeys <= 0 || o.count <= 0 || o.rate < 0 || o.timeout <= 0:
 		return fail("-max-keys, -count and -timeout must be positive, -rate at least 0")
+	case o.listen != "" && o.format != "text" && o.format != "prometheus":
+		return fail("-listen serves metrics in the Prometheus format: drop -format %s", o.format)
+	case o.listen != "" && o.interval < time.Second:
+		return fail("-interval %s: scan at most once a second", o.interval)
 	}
 	for _, p := range o.patterns {
 		if p == "" || !inventory.Useful(p) {
@@ -172,9 +178,15 @@ func liveMain(args []string, stdout, stderr io.Writer) int {
 	patterns = minimalPatterns(patterns)
 
 	redis.SetLogger(quietLogger{}) // errors are reported below, once
+	sc := newLiveScan(&o, opts, sites, patterns)
+	switch {
+	case o.listen != "":
+		return serveMetrics(sc, stderr)
+	case o.format == "prometheus":
+		return printMetrics(sc, stdout, stderr)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
 	defer cancel()
-	sc := &liveScan{o: &o, opts: opts, sites: sites, patterns: patterns, limit: newLimiter(o.rate)}
 	rep, err := sc.run(ctx)
 	if err != nil {
 		// What was found before the error is still worth seeing.
@@ -196,6 +208,19 @@ func liveMain(args []string, stdout, stderr io.Writer) int {
 		return exitFindings
 	}
 	return exitClean
+}
+
+// registerConn registers the connection flags, which release shares.
+func (o *liveOptions) registerConn(fs *flag.FlagSet) {
+	fs.StringVar(&o.addr, "redis", "", "Redis server `address`: host:port, or a redis:// or rediss:// URL without a password")
+	fs.StringVar(&o.user, "user", os.Getenv("LOCKVET_REDIS_USER"), "ACL `user` name (default $LOCKVET_REDIS_USER); the password comes from $LOCKVET_REDIS_PASSWORD or $REDISCLI_AUTH")
+	fs.IntVar(&o.db, "db", 0, "database `number` (not in a cluster)")
+	fs.BoolVar(&o.tls, "tls", false, "connect with TLS (implied by a rediss:// address)")
+	fs.StringVar(&o.tlsCA, "tls-ca", "", "PEM `file` of the CA certificates that sign the server's certificate (default: the system's)")
+	fs.StringVar(&o.tlsCert, "tls-cert", "", "PEM `file` of a client certificate, for servers that require one")
+	fs.StringVar(&o.tlsKey, "tls-key", "", "PEM `file` of the client certificate's key")
+	fs.StringVar(&o.tlsName, "tls-server-name", "", "`name` to verify the server's certificate against (default: the host of -redis)")
+	fs.BoolVar(&o.tlsNoCheck, "tls-insecure", false, "do not verify the server's certificate (testing only)")
 }
 
 // clientOptions builds the connection options. The password comes only
@@ -360,14 +385,35 @@ func (l *limiter) wait(ctx context.Context, n int) error {
 	return ctx.Err()
 }
 
+// redisTarget is what live and release share about the server they talk
+// to: the connection options, the rate limit, and how a client error is
+// explained.
+type redisTarget struct {
+	o     *liveOptions // the connection flags
+	opts  *redis.Options
+	limit *limiter
+	// needs names who lacks a permission, and where the ACL it needs is
+	// documented ("the live check", "the read-only ACL").
+	needs, acl string
+	// progress says, in a timeout message, what was done and what to do.
+	progress func() string
+}
+
 // liveScan is one run of the live check.
 type liveScan struct {
-	o        *liveOptions
-	opts     *redis.Options
+	redisTarget
 	sites    []*inventory.Site
 	patterns []string
-	limit    *limiter
 	rep      *liveReport
+}
+
+func newLiveScan(o *liveOptions, opts *redis.Options, sites []*inventory.Site, patterns []string) *liveScan {
+	sc := &liveScan{sites: sites, patterns: patterns}
+	sc.redisTarget = redisTarget{o: o, opts: opts, limit: newLimiter(o.rate), needs: "the live check", acl: "the read-only ACL"}
+	sc.progress = func() string {
+		return fmt.Sprintf("%d keys inspected; raise -timeout, or narrow the scan with -pattern", sc.rep.Keys)
+	}
+	return sc
 }
 
 // liveReport is what a scan found (the JSON output, schema in
@@ -382,6 +428,20 @@ type liveReport struct {
 	Truncated bool      `json:"truncated"`
 	Stuck     []liveKey `json:"stuck"`
 	Long      []liveKey `json:"long_ttl"`
+
+	// byPattern are the lock keys' figures per pattern scanned, for the
+	// metrics (a key two patterns match counts under the first scanned).
+	byPattern map[string]*patternStats
+}
+
+// patternStats are what a scan saw of one pattern's lock keys.
+type patternStats struct {
+	keys, noTTL, longTTL, older int
+	// oldest is the largest lower bound of a key's age, in milliseconds
+	// (-1: no key had one); see keyAge.
+	oldest int64
+	// idle is the longest idle time in seconds (-1: none known).
+	idle int64
 }
 
 // liveKey is one reported key.
@@ -397,7 +457,10 @@ type liveKey struct {
 }
 
 func (sc *liveScan) run(ctx context.Context) (*liveReport, error) {
-	sc.rep = &liveReport{Patterns: sc.patterns, Stuck: []liveKey{}, Long: []liveKey{}}
+	sc.rep = &liveReport{Patterns: sc.patterns, Stuck: []liveKey{}, Long: []liveKey{}, byPattern: map[string]*patternStats{}}
+	for _, p := range sc.patterns {
+		sc.rep.byPattern[p] = &patternStats{oldest: -1, idle: -1}
+	}
 	seed := redis.NewClient(sc.opts)
 	defer seed.Close()
 	if err := sc.limit.wait(ctx, 1); err != nil {
@@ -406,23 +469,16 @@ func (sc *liveScan) run(ctx context.Context) (*liveReport, error) {
 	if err := seed.Ping(ctx).Err(); err != nil {
 		return nil, sc.wrap(err, "connect")
 	}
-	nodes, err := sc.nodes(ctx, seed)
+	nodes, cluster, err := sc.nodes(ctx, seed)
 	if err != nil {
 		return nil, err
 	}
+	sc.rep.Cluster = cluster
 	for _, addr := range nodes {
 		sc.rep.Nodes = append(sc.rep.Nodes, addr)
 		c := seed
 		if addr != sc.opts.Addr {
-			o := *sc.opts
-			o.Addr = addr
-			if o.TLSConfig != nil {
-				o.TLSConfig = o.TLSConfig.Clone()
-				if sc.o.tlsName == "" {
-					o.TLSConfig.ServerName, _, _ = net.SplitHostPort(addr)
-				}
-			}
-			c = redis.NewClient(&o)
+			c = redis.NewClient(sc.nodeOptions(addr))
 			defer c.Close()
 		}
 		if err := sc.scanNode(ctx, addr, c); err != nil {
@@ -435,35 +491,50 @@ func (sc *liveScan) run(ctx context.Context) (*liveReport, error) {
 	return sc.rep, nil
 }
 
-// nodes returns the addresses to scan: the server itself, or every master
-// of its cluster.
-func (sc *liveScan) nodes(ctx context.Context, c *redis.Client) ([]string, error) {
-	if err := sc.limit.wait(ctx, 1); err != nil {
-		return nil, sc.wrap(err, "INFO cluster")
+// nodes returns the addresses that hold the keys: the server itself, or
+// every master of its cluster (cluster is then true).
+func (t *redisTarget) nodes(ctx context.Context, c *redis.Client) (addrs []string, cluster bool, err error) {
+	if err := t.limit.wait(ctx, 1); err != nil {
+		return nil, false, t.wrap(err, "INFO cluster")
 	}
 	info, err := c.Info(ctx, "cluster").Result()
-	if err != nil {
-		return nil, sc.wrap(err, "INFO cluster (to tell a cluster from a single server)")
+	switch {
+	case err != nil && isRedisErr(err) && !strings.Contains(err.Error(), "NOPERM") && !strings.Contains(err.Error(), "NOAUTH"):
+		// A server with no cluster section (miniredis) is no cluster.
+	case err != nil:
+		return nil, false, t.wrap(err, "INFO cluster (to tell a cluster from a single server)")
 	}
 	if !strings.Contains(info, "cluster_enabled:1") {
-		return []string{sc.opts.Addr}, nil
+		return []string{t.opts.Addr}, false, nil
 	}
-	sc.rep.Cluster = true
-	if sc.opts.DB != 0 {
-		return nil, fmt.Errorf("%s is a cluster node: a cluster has only database 0, drop -db", sc.opts.Addr)
+	if t.opts.DB != 0 {
+		return nil, true, fmt.Errorf("%s is a cluster node: a cluster has only database 0, drop -db", t.opts.Addr)
 	}
-	if err := sc.limit.wait(ctx, 1); err != nil {
-		return nil, sc.wrap(err, "CLUSTER NODES")
+	if err := t.limit.wait(ctx, 1); err != nil {
+		return nil, true, t.wrap(err, "CLUSTER NODES")
 	}
 	text, err := c.ClusterNodes(ctx).Result()
 	if err != nil {
-		return nil, sc.wrap(err, "CLUSTER NODES (to find the cluster's masters)")
+		return nil, true, t.wrap(err, "CLUSTER NODES (to find the cluster's masters)")
 	}
-	masters, err := clusterMasters(text, sc.opts.Addr)
+	masters, err := clusterMasters(text, t.opts.Addr)
 	if err != nil {
-		return nil, fmt.Errorf("%s is a cluster node: %v", sc.opts.Addr, err)
+		return nil, true, fmt.Errorf("%s is a cluster node: %v", t.opts.Addr, err)
 	}
-	return masters, nil
+	return masters, true, nil
+}
+
+// nodeOptions are the connection options for another node of the cluster.
+func (t *redisTarget) nodeOptions(addr string) *redis.Options {
+	o := *t.opts
+	o.Addr = addr
+	if o.TLSConfig != nil {
+		o.TLSConfig = o.TLSConfig.Clone()
+		if t.o.tlsName == "" {
+			o.TLSConfig.ServerName, _, _ = net.SplitHostPort(addr)
+		}
+	}
+	return &o
 }
 
 // clusterMasters parses CLUSTER NODES and returns the addresses of the
@@ -606,15 +677,46 @@ func (sc *liveScan) inspect(ctx context.Context, addr string, c *redis.Client, p
 				known = false
 			}
 		}
+		if !known {
+			codeTTL = 0
+		}
+		ps := sc.rep.byPattern[pattern]
+		ps.keys++
 		switch {
 		case pttl == -1:
 			sc.rep.Stuck = append(sc.rep.Stuck, lk)
-		case known && codeTTL > 0 && pttl > codeTTL:
+			ps.noTTL++
+		case codeTTL > 0 && pttl > codeTTL:
 			lk.CodeTTL = codeTTL
 			sc.rep.Long = append(sc.rep.Long, lk)
+			ps.longTTL++
+		}
+		age := keyAge(pttl, idle, codeTTL)
+		ps.oldest = max(ps.oldest, age)
+		ps.idle = max(ps.idle, idle)
+		if codeTTL > 0 && age > codeTTL {
+			ps.older++
 		}
 	}
 	return nil
+}
+
+// keyAge is a lower bound of a lock key's age in milliseconds, -1 when
+// there is none: the larger of its idle time (the key was written when it
+// was created, so it has existed at least as long as it has been idle) and,
+// when the code gives the key a constant TTL and its remaining TTL is no
+// longer, that TTL minus the remaining TTL (the time since the acquire, or
+// since the last renewal). Both are estimates of how long the lock has
+// been held: a renewal or a read resets them.
+func keyAge(pttl, idle, codeTTL int64) int64 {
+	age := int64(-1)
+	if idle >= 0 {
+		age = idle * 1000
+	}
+	if codeTTL > 0 && pttl >= 0 && pttl <= codeTTL {
+		age = max(age, codeTTL-pttl)
+	}
+	return age
 }
 
 func isRedisErr(err error) bool {
@@ -628,25 +730,25 @@ func isIdleUnavailable(err error) bool {
 }
 
 // wrap turns a client error into a message that says what to do.
-func (sc *liveScan) wrap(err error, what string) error {
-	addr := sc.opts.Addr
+func (t *redisTarget) wrap(err error, what string) error {
+	addr := t.opts.Addr
 	msg := err.Error()
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("%s at %s: timed out after -timeout %s (%d keys inspected); raise -timeout, or narrow the scan with -pattern", what, addr, sc.o.timeout, sc.rep.Keys)
+		return fmt.Errorf("%s at %s: timed out after -timeout %s (%s)", what, addr, t.o.timeout, t.progress())
 	case strings.Contains(msg, "WRONGPASS"), strings.Contains(msg, "NOAUTH"), strings.Contains(msg, "invalid password"),
 		strings.Contains(msg, "invalid username-password"), strings.Contains(msg, "failed to authenticate"):
 		who := "the default user"
-		if sc.opts.Username != "" {
-			who = "user " + strconv.Quote(sc.opts.Username)
+		if t.opts.Username != "" {
+			who = "user " + strconv.Quote(t.opts.Username)
 		}
 		src := "no password set: set LOCKVET_REDIS_PASSWORD"
-		if sc.opts.Password != "" {
+		if t.opts.Password != "" {
 			src = "password from " + passwordSource()
 		}
 		return fmt.Errorf("authentication to %s failed for %s (%s): %s", addr, who, src, msg)
 	case strings.Contains(msg, "NOPERM"):
-		return fmt.Errorf("%s at %s: the user lacks a permission the live check needs: %s; docs/live.md lists the read-only ACL", what, addr, msg)
+		return fmt.Errorf("%s at %s: the user lacks a permission %s needs: %s; docs/live.md lists %s", what, addr, t.needs, msg, t.acl)
 	case !isRedisErr(err):
 		var ne net.Error
 		var oe *net.OpError

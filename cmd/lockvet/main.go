@@ -60,7 +60,8 @@
 //	    renewal and findings (docs/inventory.md)
 //	lockvet live -redis ADDR [-pattern GLOB]... [packages]
 //	    a read-only scan of a running Redis for lock keys with no TTL;
-//	    exit 1 when one is found (docs/live.md)
+//	    exit 1 when one is found; -format prometheus prints the lock
+//	    figures as metrics, -listen ADDR serves them (docs/live.md)
 //
 // The same binary is a vet tool:
 //
