@@ -26,6 +26,7 @@ import (
 var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"inventory": inventoryMain,
 	"live":      liveMain,
+	"release":   releaseMain,
 }
 
 const inventoryUsage = `usage: lockvet inventory [flags] [packages]

@@ -53,7 +53,7 @@
 // -new-from-rev, do not count.
 // Packages that fail are named on stderr; the others are still analyzed.
 //
-// Two subcommands serve operators:
+// Three subcommands serve operators:
 //
 //	lockvet inventory [-format text|json|markdown] [packages]
 //	    every lock site: key pattern, client, acquire form, TTL, release,
@@ -62,6 +62,9 @@
 //	    a read-only scan of a running Redis for lock keys with no TTL;
 //	    exit 1 when one is found; -format prometheus prints the lock
 //	    figures as metrics, -listen ADDR serves them (docs/live.md)
+//	lockvet release -redis ADDR -key KEY [-token VALUE] -reason TEXT
+//	    show a lock, or delete it only while it holds VALUE, and record
+//	    who did it and why in a Redis stream (docs/live.md)
 //
 // The same binary is a vet tool:
 //
