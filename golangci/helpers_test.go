@@ -103,11 +103,15 @@ type diag struct {
 }
 
 // load loads patterns in the module at dir, tests included (as
-// golangci-lint does), resolving modules from the cache only.
+// golangci-lint does), resolving modules from the cache only. It
+// type-checks the dependencies from source, as analysistest does: export
+// data would have go list compile every package of the test module
+// first, minutes of CPU on a cold build cache (TestGolangciLintHost runs
+// golangci-lint's own loader).
 func load(t testing.TB, dir string, patterns ...string) []*packages.Package {
 	t.Helper()
 	cfg := &packages.Config{
-		Mode:  packages.LoadSyntax | packages.NeedModule,
+		Mode:  packages.LoadAllSyntax | packages.NeedModule,
 		Dir:   dir,
 		Tests: true,
 		Env:   goEnv("GOPROXY=off", "GOWORK=off"),

@@ -436,7 +436,7 @@ func TestFixesBuildAsGolangciAppliesThem(t *testing.T) {
 			overlay[file] = out
 		}
 		cfg := &packages.Config{
-			Mode:    packages.LoadSyntax,
+			Mode:    packages.LoadAllSyntax, // as load, no compiling
 			Dir:     dir,
 			Tests:   true,
 			Env:     goEnv("GOPROXY=off", "GOWORK=off"),

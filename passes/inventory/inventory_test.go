@@ -2,7 +2,6 @@ package inventory_test
 
 import (
 	"cmp"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,16 +25,7 @@ func TestNoDiagnostics(t *testing.T) {
 // links them, as the CLI does.
 func load(t *testing.T) map[string]*inventory.Site {
 	t.Helper()
-	dir := lvtest.TestData(t)
-	cfg := &packages.Config{
-		Mode: packages.LoadSyntax | packages.NeedModule,
-		Dir:  dir,
-		Env:  append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod"),
-	}
-	pkgs, err := packages.Load(cfg, "./inventory/...")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkgs := lvtest.Load(t, "./inventory/...")
 	if packages.PrintErrors(pkgs) > 0 {
 		t.Fatal("test packages do not load")
 	}

@@ -44,11 +44,15 @@ func TestData(t testing.TB) string {
 
 // Load loads packages of the test module (patterns relative to it) with
 // syntax and types, offline, for tests that run analyzers through the
-// checker rather than analysistest.
+// checker rather than analysistest. Like analysistest, it type-checks the
+// dependencies from source (LoadAllSyntax, a few seconds for all the
+// client modules): loading them from export data would have go list
+// compile every package of the test module first, minutes of CPU on a
+// cold build cache.
 func Load(t testing.TB, patterns ...string) []*packages.Package {
 	t.Helper()
 	cfg := &packages.Config{
-		Mode: packages.LoadSyntax | packages.NeedModule,
+		Mode: packages.LoadAllSyntax | packages.NeedModule,
 		Dir:  TestData(t),
 		Env:  append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod"),
 	}
