@@ -179,7 +179,7 @@ func (c *checker) lock(a *redisops.Op, out redisops.Outcome) (*lockid.Release, b
 		switch {
 		case r.Evidence == lockid.SameFunc:
 			n = 4
-		case r.Evidence == lockid.ViaHelper:
+		case r.Evidence == lockid.ViaHelper, r.Evidence == lockid.Counterpart:
 			n = 3
 		case r.Checked:
 			n = 2

@@ -101,7 +101,7 @@ func release(pass *analysis.Pass, locks *lockid.Locks, a *redisops.Op) (lockid.R
 		switch {
 		case r.Evidence == lockid.SameFunc:
 			return 4
-		case r.Evidence == lockid.ViaHelper:
+		case r.Evidence == lockid.ViaHelper, r.Evidence == lockid.Counterpart:
 			return 3
 		case r.Checked:
 			return 2

@@ -179,6 +179,12 @@ func reportDelete(pass *analysis.Pass, cfg *lvconfig.Config, r *report.Reporter,
 				diag.SuggestedFixes = append(diag.SuggestedFixes, analysis.SuggestedFix{Message: m, TextEdits: rel.Edits})
 			}
 		}
+		if (lk.Evidence == lockid.Counterpart || lk.Evidence == lockid.SameShape) && len(diag.SuggestedFixes) == 0 && valueParam(pass, a) {
+			// A release helper with no token at hand: say what to change.
+			if rel, acq := funcName(d), funcName(a); rel != "" && acq != "" {
+				diag.Message += fmt.Sprintf("; %s has no token to compare with: have %s return the token it acquired with, and pass it to %s", rel, acq, rel)
+			}
+		}
 	}
 	r.Report(diag)
 }
@@ -298,7 +304,12 @@ func tokenAt(pass *analysis.Pass, lk *lockid.Lock, d *redisops.Op, key ast.Expr)
 			return "", false
 		}
 		return fixes.Text(pass.Fset, v), true
+	case lockid.Counterpart:
+		return sameParam(pass, a, d, rootVar, path)
 	case lockid.SameShape:
+		if tok, ok := sameParam(pass, a, d, rootVar, path); ok {
+			return tok, true
+		}
 		if pkgLevel && len(path) == 0 {
 			return fixes.Text(pass.Fset, v), fixes.InScopeAt(info, pass.Pkg, v, d.Call.Pos())
 		}
@@ -321,6 +332,64 @@ func tokenAt(pass *analysis.Pass, lk *lockid.Lock, d *redisops.Op, key ast.Expr)
 		return text, true
 	}
 	return "", false
+}
+
+// sameParam handles helper pairs such as Lock(ctx, key, token) /
+// Unlock(ctx, key, token): the acquire's value is the parameter v of its
+// function, and the release helper has a parameter of the same name and
+// type; neither is assigned.
+func sameParam(pass *analysis.Pass, a, d *redisops.Op, v *types.Var, path []*ast.Ident) (string, bool) {
+	info := pass.TypesInfo
+	if len(path) != 0 || !isParam(pass, a.Func, v) || keyid.AssignedIn(info, a.Func.Body, v) {
+		return "", false
+	}
+	decl, ok := d.Func.Node.(*ast.FuncDecl)
+	if !ok || d.Func == a.Func {
+		return "", false
+	}
+	for _, f := range decl.Type.Params.List {
+		for _, n := range f.Names {
+			if p, ok := info.Defs[n].(*types.Var); ok && n.Name == v.Name() && types.Identical(p.Type(), v.Type()) && !keyid.AssignedIn(info, decl.Body, p) {
+				return n.Name, true
+			}
+		}
+	}
+	return "", false
+}
+
+// isParam reports whether v is a parameter of f's function declaration.
+func isParam(pass *analysis.Pass, f *redisops.Func, v *types.Var) bool {
+	decl, ok := f.Node.(*ast.FuncDecl)
+	if !ok {
+		return false
+	}
+	for _, fl := range decl.Type.Params.List {
+		for _, n := range fl.Names {
+			if pass.TypesInfo.Defs[n] == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// valueParam reports whether the acquire a writes a parameter of its
+// function as the value: a token its caller chose.
+func valueParam(pass *analysis.Pass, a *redisops.Op) bool {
+	id, ok := ast.Unparen(a.Value).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := pass.TypesInfo.Uses[id].(*types.Var)
+	return ok && isParam(pass, a.Func, v)
+}
+
+// funcName is the name of the function declaration holding op, or "".
+func funcName(op *redisops.Op) string {
+	if decl, ok := op.Func.Node.(*ast.FuncDecl); ok {
+		return decl.Name.Name
+	}
+	return ""
 }
 
 // chain splits x, x.f, x.f.g (field selections) into the root identifier

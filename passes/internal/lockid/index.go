@@ -129,8 +129,9 @@ func (l *Locks) acquiresShaped(key ast.Expr) []int {
 
 // Candidates lists, in res.Ops order, the operations that Match can
 // connect to a's key: those with a key of the same shape (in a's function
-// or elsewhere), and those in same-package functions that a's function
-// calls after a. It is a superset: Match decides.
+// or elsewhere), those in same-package functions that a's function calls
+// after a, and those in the release and renew counterparts of a's
+// function. It is a superset: Match decides.
 func (l *Locks) Candidates(a *redisops.Op) []*redisops.Op {
 	if a.Func == nil || a.Key() == nil {
 		return nil // Match finds nothing
@@ -143,6 +144,7 @@ func (l *Locks) Candidates(a *redisops.Op) []*redisops.Op {
 	for _, k := range keyid.ShapeKeys(l.pass.TypesInfo, a.Key()) {
 		idx = append(idx, x.opsByShape[k]...)
 	}
+	idx = append(idx, l.counterpartOps(a)...)
 	after := a.Call.End()
 	calls := l.sameCalls()
 	c := sort.Search(len(calls), func(i int) bool { return calls[i].pos > after })

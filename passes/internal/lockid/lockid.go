@@ -8,7 +8,10 @@
 //     constant, or fmt.Sprintf format) — the Lock/Unlock method pair;
 //   - the key is a parameter of a same-package helper, and some call of
 //     that helper passes a key that is a lock key at the call site
-//     (defer release(ctx, rdb, key) after acquiring key).
+//     (defer release(ctx, rdb, key) after acquiring key);
+//   - the key is built from a parameter of a release or renew helper the
+//     same way a counterpart acquire helper builds its key from its own
+//     parameter (Lock/Unlock, Acquire/Release: counterpart.go).
 //
 // When none holds, the key is not a lock key and checks stay silent.
 package lockid
@@ -37,6 +40,10 @@ const (
 	SameShape
 	// ViaHelper: passed to this helper by a caller that acquired it.
 	ViaHelper
+	// Counterpart: op's function releases or renews what a counterpart
+	// function acquires (Lock/Unlock, Acquire/Release, …), both building
+	// the key the same way from a parameter (counterpart.go).
+	Counterpart
 )
 
 // Lock is the evidence that a key is a lock key.
@@ -60,6 +67,7 @@ type Locks struct {
 	callsOnce sync.Once
 	calls     []sameCall                      // same-package static calls, by position
 	byCallee  map[*types.Func][]*ast.CallExpr // the same, by callee
+	cps       counterparts                    // counterpart helpers, indexed on demand
 }
 
 type locksKey struct{}
@@ -95,6 +103,9 @@ func (l *Locks) Of(op *redisops.Op, key ast.Expr) *Lock {
 		if a := l.acquires[i]; a.Func != op.Func && keyid.SameShape(l.pass.TypesInfo, a.Key(), key) && l.shapeNamed(a, op, key) {
 			return &Lock{Acquire: a, Evidence: SameShape}
 		}
+	}
+	if lk := l.counterpartOf(op, key); lk != nil {
+		return lk
 	}
 	return l.viaHelper(op, key)
 }

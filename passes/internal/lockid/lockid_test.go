@@ -24,7 +24,7 @@ var dump = &analysis.Analyzer{
 				continue
 			}
 			if lk := locks.Of(op, op.Key()); lk != nil {
-				pass.Reportf(op.Call.Pos(), "lock key: %s", [...]string{"", "same function", "same shape", "via helper"}[lk.Evidence])
+				pass.Reportf(op.Call.Pos(), "lock key: %s", [...]string{"", "same function", "same shape", "via helper", "counterpart"}[lk.Evidence])
 			}
 		}
 		return nil, nil

@@ -7,10 +7,10 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/internal/lockname"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
 
@@ -37,7 +37,9 @@ type Release struct {
 //     after a);
 //   - SameShape: op is in another function and keyid.SameShape holds;
 //   - ViaHelper: key is a parameter of op's function declaration, and a's
-//     function calls it after a, passing a's key (call is that call).
+//     function calls it after a, passing a's key (call is that call);
+//   - Counterpart: op's function is a release or renew counterpart of a's
+//     (Lock/Unlock, …) and builds key from a parameter as a's does.
 //
 // It returns 0 when key is not a's key.
 func (l *Locks) Match(a, op *redisops.Op, key ast.Expr) (Evidence, *ast.CallExpr) {
@@ -53,6 +55,9 @@ func (l *Locks) Match(a, op *redisops.Op, key ast.Expr) (Evidence, *ast.CallExpr
 	}
 	if keyid.SameShape(info, a.Key(), key) && l.shapeNamed(a, op, key) {
 		return SameShape, nil
+	}
+	if l.isCounterpart(a, op, key) {
+		return Counterpart, nil
 	}
 	if call := l.helperCall(a, op, key); call != nil {
 		return ViaHelper, call
@@ -164,13 +169,13 @@ func (l *Locks) helperCall(a, op *redisops.Op, key ast.Expr) *ast.CallExpr {
 // for checks that need a second reason before they speak.
 func Named(info *types.Info, op *redisops.Op) bool {
 	if k := op.Key(); k != nil {
-		if lockWords(keyText(info, k), false) {
+		if lockname.LockLike(keyText(info, k), false) {
 			return true
 		}
 	}
 	for c := range op.Cursor.Enclosing((*ast.FuncDecl)(nil)) {
 		decl := c.Node().(*ast.FuncDecl)
-		if lockWords(decl.Name.Name, true) {
+		if lockname.LockLike(decl.Name.Name, true) {
 			return true
 		}
 		if decl.Recv != nil && len(decl.Recv.List) == 1 {
@@ -189,7 +194,7 @@ func Named(info *types.Info, op *redisops.Op) bool {
 				}
 				break
 			}
-			if id, ok := t.(*ast.Ident); ok && lockWords(id.Name, true) {
+			if id, ok := t.(*ast.Ident); ok && lockname.LockLike(id.Name, true) {
 				return true
 			}
 		}
@@ -218,46 +223,4 @@ func keyText(info *types.Info, e ast.Expr) string {
 		return true
 	})
 	return b.String()
-}
-
-// lockWords splits s into words (at non-letters and camelCase humps) and
-// reports whether one names a lock.
-func lockWords(s string, fn bool) bool {
-	var words []string
-	start := -1
-	rs := []rune(s)
-	flush := func(i int) {
-		if start >= 0 {
-			words = append(words, strings.ToLower(string(rs[start:i])))
-			start = -1
-		}
-	}
-	for i, r := range rs {
-		switch {
-		case !unicode.IsLetter(r):
-			flush(i)
-		case unicode.IsUpper(r):
-			// A hump starts a word unless it continues an acronym.
-			if start >= 0 && !(unicode.IsUpper(rs[i-1]) && (i+1 >= len(rs) || !unicode.IsLower(rs[i+1]))) {
-				flush(i)
-			}
-			if start < 0 {
-				start = i
-			}
-		default:
-			if start < 0 {
-				start = i
-			}
-		}
-	}
-	flush(len(rs))
-	for _, w := range words {
-		switch {
-		case strings.HasPrefix(w, "lock"), strings.HasPrefix(w, "unlock"), w == "mutex":
-			return true
-		case fn && (w == "acquire" || w == "release"):
-			return true
-		}
-	}
-	return false
 }

@@ -1,6 +1,7 @@
-// Package store is an in-house lock store wrapping go-redis. Its code is
-// correct; what its callers do with it is checked only when the
-// configuration declares its methods (see analyzer/wrappers_test.go).
+// Package store is an in-house lock store wrapping go-redis. What its
+// callers do with it is checked when the configuration declares its
+// methods (see analyzer/wrappers_test.go). Its Unlock deletes with a bare
+// DEL: as the counterpart of TryLock, it is reported here.
 package store
 
 import (

@@ -1,0 +1,185 @@
+package keyid
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Param says how a key expression inside a function is built from one of
+// the function's parameters: the parameter, and the key's template, its
+// text with the parameter written as $ and constants by value. In
+//
+//	func Lock(ctx context.Context, id string) { rdb.SetNX(ctx, "lock:"+id, …) }
+//
+// the key is Param{Index: 1, Name: "id", Template: `("lock:"+$)`}. A key
+// built from a field of the receiver has Index -1 and a template such as
+// `$.key`.
+type Param struct {
+	Index    int // the parameter's position, the receiver not counted; -1 for the receiver
+	Name     string
+	Template string
+}
+
+// ParamKey describes e, a key expression in body, the body of the function
+// fn, when its value depends on exactly one parameter of fn (or on fields
+// of the receiver) that body never assigns, and otherwise only on
+// constants, package-level variables and pure formatting (fmt.Sprintf,
+// fmt.Sprint, strconv, string conversions). Variadic parameters do not
+// count.
+func ParamKey(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.Expr) (Param, bool) {
+	sig := fn.Signature()
+	t := &templ{info: info, sig: sig, body: body, param: nil}
+	var b strings.Builder
+	if !t.write(&b, e) || t.param == nil {
+		return Param{}, false
+	}
+	p := Param{Index: -1, Name: t.param.Name(), Template: b.String()}
+	for i := range sig.Params().Len() {
+		if sig.Params().At(i) == t.param {
+			p.Index = i
+		}
+	}
+	return p, true
+}
+
+type templ struct {
+	info  *types.Info
+	sig   *types.Signature
+	body  *ast.BlockStmt
+	param *types.Var // the one parameter the key depends on
+}
+
+// use records that the key depends on v, which must be the only
+// parameter it depends on.
+func (t *templ) use(v *types.Var) bool {
+	if t.param != nil && t.param != v {
+		return false
+	}
+	t.param = v
+	return true
+}
+
+func (t *templ) isParam(v *types.Var) bool {
+	params := t.sig.Params()
+	for i := range params.Len() {
+		if params.At(i) == v {
+			return !(t.sig.Variadic() && i == params.Len()-1)
+		}
+	}
+	return false
+}
+
+func (t *templ) write(b *strings.Builder, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if c := constValue(t.info, e); c != nil {
+		b.WriteString(c.ExactString())
+		return true
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		v, ok := t.info.Uses[e].(*types.Var)
+		switch {
+		case !ok:
+			return false
+		case v.Pkg() != nil && v.Parent() == v.Pkg().Scope():
+			b.WriteString("var:" + v.Pkg().Path() + "." + v.Name())
+			return true
+		case t.isParam(v) && !AssignedIn(t.info, t.body, v):
+			b.WriteString("$")
+			return t.use(v)
+		}
+	case *ast.SelectorExpr:
+		sel, ok := t.info.Selections[e]
+		if !ok {
+			// A qualified package-level variable.
+			if v, ok := t.info.Uses[e.Sel].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+				b.WriteString("var:" + v.Pkg().Path() + "." + v.Name())
+				return true
+			}
+			return false
+		}
+		if sel.Kind() != types.FieldVal {
+			return false
+		}
+		// A field of the receiver: recv.f.g.
+		path := []string{e.Sel.Name}
+		x := ast.Unparen(e.X)
+		for {
+			s, ok := x.(*ast.SelectorExpr)
+			if !ok {
+				break
+			}
+			if sl, ok := t.info.Selections[s]; !ok || sl.Kind() != types.FieldVal {
+				return false
+			}
+			path = append([]string{s.Sel.Name}, path...)
+			x = ast.Unparen(s.X)
+		}
+		id, ok := x.(*ast.Ident)
+		if !ok || t.sig.Recv() == nil || t.info.Uses[id] != t.sig.Recv() || AssignedIn(t.info, t.body, t.sig.Recv()) {
+			return false
+		}
+		b.WriteString("$." + strings.Join(path, "."))
+		return t.use(t.sig.Recv())
+	case *ast.BinaryExpr:
+		if e.Op != token.ADD {
+			return false
+		}
+		b.WriteString("(")
+		if !t.write(b, e.X) {
+			return false
+		}
+		b.WriteString("+")
+		if !t.write(b, e.Y) {
+			return false
+		}
+		b.WriteString(")")
+		return true
+	case *ast.CallExpr:
+		if e.Ellipsis.IsValid() {
+			return false
+		}
+		var name string
+		if tv, ok := t.info.Types[e.Fun]; ok && tv.IsType() {
+			if len(e.Args) != 1 {
+				return false
+			}
+			name = types.TypeString(tv.Type, nil)
+		} else {
+			fn, ok := typeutil.Callee(t.info, e).(*types.Func)
+			if !ok || fn.Pkg() == nil || !pure[fn.Pkg().Path()+"."+fn.Name()] {
+				return false
+			}
+			name = fn.Pkg().Path() + "." + fn.Name()
+		}
+		b.WriteString(name + "(")
+		for i, a := range e.Args {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			if !t.write(b, a) {
+				return false
+			}
+		}
+		b.WriteString(")")
+		return true
+	}
+	return false
+}
+
+// pure lists the formatting functions a key may be built with.
+var pure = map[string]bool{
+	"fmt.Sprintf": true, "fmt.Sprint": true,
+	"strconv.Itoa": true, "strconv.FormatInt": true, "strconv.FormatUint": true, "strconv.Quote": true,
+	"strings.Join": true, "strings.ToLower": true, "strings.ToUpper": true,
+}
+
+// String is the template with the parameter named, for messages and tests.
+func (p Param) String() string {
+	return strings.ReplaceAll(p.Template, "$", "{"+p.Name+"}") + "@" + strconv.Itoa(p.Index)
+}

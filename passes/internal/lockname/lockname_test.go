@@ -1,0 +1,94 @@
+package lockname
+
+import "testing"
+
+func TestLockLike(t *testing.T) {
+	for s, want := range map[string]bool{
+		"TryLock":        true,
+		"lockKey":        true,
+		"LOCK_PREFIX":    true,
+		"HTTPLock":       true,
+		"unlockJob":      true,
+		"Mutex":          true,
+		"lock:job:%d":    true,
+		"block":          false,
+		"clock:tick":     false,
+		"deadline":       false,
+		"user:%d":        false,
+		"idem:":          false,
+		"releaseNotes":   false, // key words only: "release" counts for functions
+		"cacheKey":       false,
+		"mutexes":        false,
+		"distributedMux": false,
+	} {
+		if got := LockLike(s, false); got != want {
+			t.Errorf("LockLike(%q, key) = %v, want %v", s, got, want)
+		}
+	}
+	for s, want := range map[string]bool{
+		"acquireSlot":  true,
+		"release":      true,
+		"Obtain":       false,
+		"requireToken": false,
+	} {
+		if got := LockLike(s, true); got != want {
+			t.Errorf("LockLike(%q, func) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestCounterparts(t *testing.T) {
+	for _, tc := range []struct {
+		acquire, other string
+		want           bool
+	}{
+		{"Lock", "Unlock", true},
+		{"TryLock", "Unlock", true},
+		{"Acquire", "Release", true},
+		{"Obtain", "Release", true},
+		{"Lock", "Refresh", true},
+		{"Lock", "Extend", true},
+		{"Lock", "Renew", true},
+		{"AcquireLock", "ReleaseLock", true},
+		{"TryGetLock", "ReleaseLock", true},
+		{"lockJob", "unlockJob", true},
+		{"LockOrder", "UnLockOrder", true},
+		{"GetLock", "DelLock", true},
+		{"Lock", "KeepAlive", true},
+		{"lockJob", "unlockOrder", false},
+		{"Unlock", "Lock", false}, // the acquire comes first
+		{"Set", "Del", false},
+		{"SetNX", "Del", false},
+		{"Get", "Release", false},
+		{"Lock", "Delete", false},
+		{"Lock", "UnlockAll", false},
+		{"Block", "Unblock", false},
+		{"WithLock", "Release", false}, // takes and releases around a callback
+		{"RunLocked", "Unlock", false},
+	} {
+		if got := Counterparts(tc.acquire, tc.other); got != tc.want {
+			t.Errorf("Counterparts(%q, %q) = %v, want %v", tc.acquire, tc.other, got, tc.want)
+		}
+	}
+}
+
+func TestAffinity(t *testing.T) {
+	for _, tc := range []struct {
+		acquire, other string
+		want           int
+	}{
+		{"Lock", "Unlock", 2},
+		{"TryLock", "Unlock", 2},
+		{"Acquire", "Release", 2},
+		{"AcquireLock", "ReleaseLock", 2},
+		{"Obtain", "Release", 2},
+		{"Lock", "Refresh", 2},
+		{"Obtain", "Unlock", 1},
+		{"Lock", "Release", 1},
+		{"Set", "Del", 0},
+	} {
+		if got := Affinity(tc.acquire, tc.other); got != tc.want {
+			t.Errorf("Affinity(%q, %q) = %d, want %d", tc.acquire, tc.other, got, tc.want)
+		}
+	}
+}
