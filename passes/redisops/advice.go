@@ -18,13 +18,6 @@ const (
 	AdviseRenew
 )
 
-// adviser is implemented by adapters whose clients need their own words
-// for an Advice.
-type adviser interface {
-	// advice is the text for a on o, or "" for the default wording.
-	advice(o *Op, a Advice) string
-}
-
 // Advice is the client's wording of a for o: an imperative clause such as
 // "pass the TTL to SetNX". For AdviseTTL there is always one; for the
 // others it is "" when the client's form is the Redis one the check

@@ -31,6 +31,22 @@ var goRedisPaths = map[string]string{
 	"github.com/valkey-io/valkey-go/valkeycompat": "valkeycompat",
 }
 
+// The capabilities this adapter has (capabilities.go).
+var (
+	_ adapter      = goRedis{}
+	_ scopeOpener  = goRedis{}
+	_ flusher      = goRedis{}
+	_ scriptMaker  = goRedis{}
+	_ ttlSetter    = goRedis{}
+	_ outcomer     = goRedis{}
+	_ nilReplier   = goRedis{}
+	_ nilTester    = goRedis{}
+	_ readBother   = goRedis{}
+	_ replier      = goRedis{}
+	_ releaser     = goRedis{}
+	_ scriptRunner = goRedis{}
+)
+
 // goRedisCmd describes a command method by argument position, counted
 // after the context argument when the method takes one.
 type goRedisCmd struct {
@@ -81,7 +97,7 @@ func goRedisNames() []string {
 
 func (goRedis) family(fn *types.Func) string { return goRedisPaths[fn.Pkg().Path()] }
 
-func (goRedis) scopeOpener(fn *types.Func) (ScopeKind, bool, int, bool) {
+func (goRedis) opensScope(fn *types.Func) (ScopeKind, bool, int, bool) {
 	ctx := 0
 	if takesContext(fn) {
 		ctx = 1
@@ -261,8 +277,10 @@ func (goRedis) scriptCtor(call *ast.CallExpr, fn *types.Func) (ast.Expr, bool) {
 	return nil, false
 }
 
-func (goRedis) withTTL(pass *analysis.Pass, o *Op, ttl string) ([]analysis.TextEdit, bool) {
-	if o.Kind != Acquire {
+// withTTL: go-redis acquires take the TTL in the unit of the Expire they
+// pair with (a time.Duration).
+func (goRedis) withTTL(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, bool) {
+	if unit != o.TTLUnit || o.Kind != Acquire {
 		return nil, false
 	}
 	if o.Method == "SetArgs" {

@@ -41,6 +41,12 @@ func init() {
 		"WithExpiry", "Refresh", "NewLocker"})
 }
 
+// The capabilities this adapter has (capabilities.go).
+var (
+	_ adapter  = lockLibs{}
+	_ outcomer = lockLibs{}
+)
+
 var lockLibPaths = map[string]string{
 	"github.com/go-redsync/redsync/v4":     "redsync/v4",
 	"github.com/bsm/redislock":             "redislock",
@@ -48,12 +54,6 @@ var lockLibPaths = map[string]string{
 }
 
 func (lockLibs) family(fn *types.Func) string { return lockLibPaths[fn.Pkg().Path()] }
-
-func (lockLibs) scopeOpener(*types.Func) (ScopeKind, bool, int, bool) { return 0, false, 0, false }
-
-func (lockLibs) scriptCtor(*ast.CallExpr, *types.Func) (ast.Expr, bool) { return nil, false }
-
-func (lockLibs) withTTL(*analysis.Pass, *Op, string) ([]analysis.TextEdit, bool) { return nil, false }
 
 func (lockLibs) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op {
 	fam := lockLibPaths[fn.Pkg().Path()]
@@ -168,12 +168,6 @@ func (lockLibs) outcome(info *types.Info, o *Op) (Outcome, bool) {
 	out.IsLock = true
 	return out, true
 }
-
-func (lockLibs) busyErr(*types.Info, *Op, ast.Expr) bool { return false }
-
-func (lockLibs) busyTest(*types.Info, *Op, *ast.CallExpr) (ast.Expr, bool) { return nil, false }
-
-func (lockLibs) readBoth(Outcome, string) ([]analysis.TextEdit, bool) { return nil, false }
 
 // callOutcome describes how the code reads an acquire whose call returns
 // its outcome directly (no command object and accessor): nres results,

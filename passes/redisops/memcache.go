@@ -41,6 +41,17 @@ func init() {
 	register(memcache{}, []string{"Add", "Set", "Touch", "Delete", "Get", "CompareAndSwap"})
 }
 
+// The capabilities this adapter has (capabilities.go).
+var (
+	_ adapter     = memcache{}
+	_ ttlSetter   = memcache{}
+	_ outcomer    = memcache{}
+	_ nilReplier  = memcache{}
+	_ replier     = memcache{}
+	_ valueReader = memcache{}
+	_ adviser     = memcache{}
+)
+
 const memcachePath = "github.com/bradfitz/gomemcache/memcache"
 
 func (memcache) family(fn *types.Func) string {
@@ -49,10 +60,6 @@ func (memcache) family(fn *types.Func) string {
 	}
 	return ""
 }
-
-func (memcache) scopeOpener(*types.Func) (ScopeKind, bool, int, bool) { return 0, false, 0, false }
-
-func (memcache) scriptCtor(*ast.CallExpr, *types.Func) (ast.Expr, bool) { return nil, false }
 
 // mcItem is what is known of an item passed to a call.
 type mcItem struct {
@@ -363,8 +370,8 @@ func (memcache) unit(info *types.Info, cur inspector.Cursor, e ast.Expr) Unit {
 // call or in the statement right before it; the TTL is memcached seconds
 // both in Touch and in Expiration. An Expiration of 0 written in the
 // literal is replaced.
-func (m memcache) withTTL(pass *analysis.Pass, o *Op, ttl string) ([]analysis.TextEdit, bool) {
-	if o.Kind != Acquire || !o.NoTTL || o.TTLUnit != Seconds || len(o.Call.Args) != 1 {
+func (m memcache) withTTL(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, bool) {
+	if unit != o.TTLUnit || o.Kind != Acquire || !o.NoTTL || o.TTLUnit != Seconds || len(o.Call.Args) != 1 {
 		return nil, false
 	}
 	lit := itemLit(o.Call.Args[0])
@@ -445,10 +452,6 @@ func (memcache) busyErr(info *types.Info, _ *Op, e ast.Expr) bool {
 	v, ok := info.ObjectOf(id).(*types.Var)
 	return ok && v.Pkg() != nil && v.Pkg().Path() == memcachePath && v.Name() == "ErrNotStored" && v.Parent() == v.Pkg().Scope()
 }
-
-func (memcache) busyTest(*types.Info, *Op, *ast.CallExpr) (ast.Expr, bool) { return nil, false }
-
-func (memcache) readBoth(Outcome, string) ([]analysis.TextEdit, bool) { return nil, false }
 
 // advice: memcached has no scripts. The TTL is the Item's Expiration; an
 // owner-checked release or renewal is gets + cas: Get the item (which

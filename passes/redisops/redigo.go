@@ -37,15 +37,29 @@ func init() {
 	register(redigo{}, []string{"Do", "Send", "DoContext", "DoWithTimeout", "SendHash"})
 }
 
+// The capabilities this adapter has (capabilities.go).
+var (
+	_ adapter      = redigo{}
+	_ connFlusher  = redigo{}
+	_ scriptMaker  = redigo{}
+	_ ttlSetter    = redigo{}
+	_ outcomer     = redigo{}
+	_ nilReplier   = redigo{}
+	_ readBother   = redigo{}
+	_ replier      = redigo{}
+	_ releaser     = redigo{}
+	_ scriptRunner = redigo{}
+	_ ctorArger    = redigo{}
+	_ ttlArger     = redigo{}
+	_ adviser      = redigo{}
+)
+
 var redigoPaths = map[string]string{
 	"github.com/gomodule/redigo/redis": "redigo",
 	"github.com/garyburd/redigo/redis": "redigo",
 }
 
 func (redigo) family(fn *types.Func) string { return redigoPaths[fn.Pkg().Path()] }
-
-// scopeOpener: redigo has no pipeline or transaction objects (connScope).
-func (redigo) scopeOpener(*types.Func) (ScopeKind, bool, int, bool) { return 0, false, 0, false }
 
 // redigoCall is a call that talks to a connection.
 type redigoCall struct {
@@ -553,7 +567,7 @@ func (redigo) connFlush(pass *analysis.Pass, call *ast.CallExpr) (Scope, bool) {
 
 // --- the TTL moved into an acquire (LV101, LV102) ---
 
-// withTTLIn makes the acquire o carry ttl (source text in unit, from an
+// withTTL makes the acquire o carry ttl (source text in unit, from an
 // EXPIRE or PEXPIRE): SETNX k v becomes SET k v NX EX ttl (PX for
 // milliseconds), and SET k v NX gains EX ttl. SETNX replies 1 or 0 and SET
 // NX replies OK or nil, so a SETNX is rewritten only when its reply is not
@@ -562,7 +576,7 @@ func (redigo) connFlush(pass *analysis.Pass, call *ast.CallExpr) (Scope, bool) {
 // nobody reads; or it is read through redis.Bool in an assignment, which
 // becomes a redis.String read whose nil reply is cleared (keepBusyFalse),
 // so that busy stays (false, nil).
-func (redigo) withTTLIn(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, bool) {
+func (redigo) withTTL(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, bool) {
 	info := pass.TypesInfo
 	opt := map[Unit]string{Seconds: "EX", Millis: "PX"}[unit]
 	if o.Kind != Acquire || opt == "" {
@@ -613,9 +627,6 @@ func (redigo) withTTLIn(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]an
 	}
 	return nil, false
 }
-
-// withTTL: WithTTL calls withTTLIn instead.
-func (redigo) withTTL(*analysis.Pass, *Op, string) ([]analysis.TextEdit, bool) { return nil, false }
 
 // replyDropped reports whether the value a call returns is not kept: the
 // call is a statement, or its first result goes to _.
@@ -788,8 +799,6 @@ func (redigo) busyErr(info *types.Info, _ *Op, e ast.Expr) bool {
 	v, ok := info.ObjectOf(id).(*types.Var)
 	return ok && v.Pkg() != nil && redigoPaths[v.Pkg().Path()] != "" && v.Name() == "ErrNil" && v.Parent() == v.Pkg().Scope()
 }
-
-func (redigo) busyTest(*types.Info, *Op, *ast.CallExpr) (ast.Expr, bool) { return nil, false }
 
 // readBoth: `_, err := read` becomes `name, err := read`.
 func (redigo) readBoth(out Outcome, name string) ([]analysis.TextEdit, bool) {

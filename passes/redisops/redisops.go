@@ -249,39 +249,6 @@ func New(cfg *lvconfig.Config) *analysis.Analyzer {
 	}
 }
 
-// adapter is one client library's knowledge.
-type adapter interface {
-	// name is the family name for ops from fn's package, or "" if the
-	// adapter does not know fn.
-	family(fn *types.Func) string
-	// scopeOpener classifies a call that opens a pipeline or transaction
-	// (closure form: returns the index of the callback argument; value
-	// form: returns -1). ok is false for other calls.
-	scopeOpener(fn *types.Func) (kind ScopeKind, watch bool, fnArg int, ok bool)
-	// op builds the operation for a call to fn, or nil.
-	op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op
-	// scriptCtor reports whether fn is the client's script constructor
-	// (redis.NewScript) and returns the source argument of call.
-	scriptCtor(call *ast.CallExpr, fn *types.Func) (src ast.Expr, ok bool)
-	// withTTL returns edits that make the acquire o carry ttl (source text
-	// already in o's TTL unit), or false when that is not possible.
-	withTTL(pass *analysis.Pass, o *Op, ttl string) ([]analysis.TextEdit, bool)
-}
-
-// flusher is implemented by adapters whose pipelines are sent or emptied
-// by a method call on the pipeline (Exec, Discard).
-type flusher interface {
-	flushes(fn *types.Func) bool
-}
-
-// connFlusher is implemented by adapters whose transactions and pipelines
-// are commands on a connection (MULTI … EXEC, Send … Do) rather than
-// pipeline objects: connFlush reports whether call sends or drops a batch
-// whose replies it returns, and the batch's scope.
-type connFlusher interface {
-	connFlush(pass *analysis.Pass, call *ast.CallExpr) (Scope, bool)
-}
-
 // adapters, and the function and method names that can start a match (a
 // cheap prefilter before any type lookup). Each adapter file registers its
 // adapter from an init function, so adding a client touches no other file.
@@ -357,7 +324,7 @@ func run(pass *analysis.Pass, cfg *lvconfig.Config) (any, error) {
 			continue
 		}
 
-		if kind, watch, fnArg, ok := ad.scopeOpener(fn); ok {
+		if kind, watch, fnArg, ok := opensScope(ad, fn); ok {
 			outer := scopeOf(pass.TypesInfo, cur, recv, closureScopes, valueScopes)
 			sc := Scope{Kind: kind, Node: call, Client: recv, InWatch: watch || outer.InWatch}
 			if watch {
@@ -466,10 +433,11 @@ func resolveScripts(pass *analysis.Pass, in *inspector.Inspector, res *Result) {
 			return
 		}
 		for _, a := range adapters {
-			if a.family(fn) == "" {
+			sm, ok := a.(scriptMaker)
+			if !ok || a.family(fn) == "" {
 				continue
 			}
-			if src, ok := a.scriptCtor(call, fn); ok {
+			if src, ok := sm.scriptCtor(call, fn); ok {
 				if obj := pass.TypesInfo.ObjectOf(name); obj != nil {
 					inits[obj] = src
 				}
@@ -575,23 +543,18 @@ func assignedTo(info *types.Info, cur inspector.Cursor) types.Object {
 // units differ in a way the client cannot express, or when o's TTL cannot
 // be edited in place (for example SetArgs passed as a variable).
 func (o *Op) WithTTL(pass *analysis.Pass, from *Op, ttl string) ([]analysis.TextEdit, bool) {
-	if o.adapter == nil {
-		return nil, false
+	if ts, ok := o.adapter.(ttlSetter); ok {
+		return ts.withTTL(pass, o, ttl, from.TTLUnit)
 	}
-	if u, ok := o.adapter.(unitTTLSetter); ok {
-		return u.withTTLIn(pass, o, ttl, from.TTLUnit)
-	}
-	if from.TTLUnit != o.TTLUnit {
-		return nil, false
-	}
-	return o.adapter.withTTL(pass, o, ttl)
+	return nil, false
 }
 
-// unitTTLSetter is implemented by adapters whose acquires can take a TTL in
-// more than one unit (rueidis: EX seconds or PX milliseconds): withTTLIn
-// returns edits that make the acquire o carry ttl, source text in unit.
-type unitTTLSetter interface {
-	withTTLIn(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, bool)
+// opensScope asks ad's scopeOpener, if it has one, about fn.
+func opensScope(ad adapter, fn *types.Func) (ScopeKind, bool, int, bool) {
+	if so, ok := ad.(scopeOpener); ok {
+		return so.opensScope(fn)
+	}
+	return 0, false, 0, false
 }
 
 // Shared is Result.Shared for values that belong to the function: built

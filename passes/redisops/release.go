@@ -89,12 +89,6 @@ func (o *Op) ReplyValue(info *types.Info, e ast.Expr) ast.Expr {
 	return ast.Unparen(e)
 }
 
-// valueReader is implemented by adapters whose replies hold the value in
-// a field.
-type valueReader interface {
-	replyValue(info *types.Info, o *Op, e ast.Expr) ast.Expr
-}
-
 // pairFirst returns the first variable of a two-valued read that is the
 // only right-hand side of the assignment or declaration n (v, err := …;
 // var v, err = …), or nil when n is something else or the first is _.
@@ -115,17 +109,6 @@ func pairFirst(info *types.Info, n ast.Node) *types.Var {
 	}
 	v, _ := info.ObjectOf(first).(*types.Var)
 	return v
-}
-
-// releaser is implemented by adapters that can rewrite a delete into an
-// owner-checked release.
-type releaser interface {
-	releases(pass *analysis.Pass, o *Op, token string, opts ReleaseOptions) []Release
-}
-
-// replier is implemented by adapters that know how a command's reply is read.
-type replier interface {
-	reply(info *types.Info, o *Op) (ast.Expr, *types.Var)
 }
 
 // reply: go-redis commands return a *XxxCmd; Val() reads the value,

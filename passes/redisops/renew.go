@@ -33,22 +33,6 @@ import (
 // another canonical script (a compare-and-delete release) can use them with
 // its own source, recognizer of equivalent scripts, and variable name.
 
-// scriptRunner is implemented by adapters that can write a script run in
-// place of a command.
-type scriptRunner interface {
-	// renewable reports whether the Expire o sets the TTL whatever the
-	// key's current one, as the compare-and-pexpire script does.
-	renewable(o *Op) bool
-	// scriptCtorFor returns the package whose constructor makes script
-	// objects that can run on o's receiver, and the constructor's name.
-	scriptCtorFor(pass *analysis.Pass, o *Op) (pkg *types.Package, ctor string, ok bool)
-	// runScript returns the edits that replace the call o by a run of the
-	// script object named v with keys and args (source text), or false
-	// when o's receiver cannot run scripts or o's result is used in a way
-	// the script's result cannot stand in for.
-	runScript(pass *analysis.Pass, o *Op, v string, keys, args []string) ([]analysis.TextEdit, bool)
-}
-
 // ScriptVars plans the package-level variables that hold script objects
 // for one pass's fixes. Every fix that asks for the same script of the same
 // client package gets the same variable name and the same declaration edits
@@ -321,13 +305,6 @@ func (o *Op) Renew(pass *analysis.Pass, vars *ScriptVars, token string) ([]analy
 	return append(append(declEdits, argEdits...), run...), true
 }
 
-// ctorArger is implemented by script runners whose script constructor
-// takes arguments before the source (redigo's key count): their constant
-// source text for lockvet's canonical scripts, which take one key.
-type ctorArger interface {
-	scriptCtorArgs() []string
-}
-
 // leadArgs reports whether the first arguments of a constructor call are
 // the constants lead (source text of constants, compared by value).
 func leadArgs(info *types.Info, args []ast.Expr, lead []string) bool {
@@ -338,16 +315,6 @@ func leadArgs(info *types.Info, args []ast.Expr, lead []string) bool {
 		}
 	}
 	return true
-}
-
-// ttlArger is implemented by script runners that write the TTL argument of
-// a renewal themselves (rueidis passes script arguments as strings, and
-// its EXPIRE takes an integer count of seconds): ttlArg returns the text
-// of the TTL of the Expire o in milliseconds as a script argument, and any
-// edits it needs (an import). Without it, Renew accepts only a
-// time.Duration TTL and passes its Milliseconds().
-type ttlArger interface {
-	ttlArg(pass *analysis.Pass, o *Op) (text string, edits []analysis.TextEdit, ok bool)
 }
 
 // isRenewScript: compare-and-pexpire with the token in ARGV[1] and the TTL

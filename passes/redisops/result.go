@@ -95,23 +95,6 @@ type Outcome struct {
 	IsLock bool
 }
 
-// outcomer is implemented by adapters that know how their acquires report
-// the outcome.
-type outcomer interface {
-	// outcome describes o's reply, or false when it cannot (not an
-	// acquire, or a form whose reply means something else).
-	outcome(info *types.Info, o *Op) (Outcome, bool)
-	// busyErr reports whether e is the client's nil-reply error value
-	// (what a held key comes back as for BusyErr acquires).
-	busyErr(info *types.Info, o *Op, e ast.Expr) bool
-	// busyTest recognizes a client predicate call testing an error for
-	// the nil reply and returns the error argument.
-	busyTest(info *types.Info, o *Op, call *ast.CallExpr) (ast.Expr, bool)
-	// readBoth returns edits that make an error-only read assign the
-	// value to name as well, or false.
-	readBoth(out Outcome, name string) ([]analysis.TextEdit, bool)
-}
-
 // Outcome describes where the acquire o reports acquired / busy / failed
 // and how the code around the call reads it. It fails for other ops, for
 // clients whose adapter does not describe results, and for acquire forms
@@ -127,18 +110,18 @@ func (o *Op) Outcome(info *types.Info) (Outcome, bool) {
 // IsBusyErr reports whether e is the error value o's client uses for a nil
 // reply, the "key held" answer of a BusyErr acquire (redis.Nil).
 func (o *Op) IsBusyErr(info *types.Info, e ast.Expr) bool {
-	oc, ok := o.adapter.(outcomer)
-	return ok && e != nil && oc.busyErr(info, o, ast.Unparen(e))
+	nr, ok := o.adapter.(nilReplier)
+	return ok && e != nil && nr.busyErr(info, o, ast.Unparen(e))
 }
 
 // BusyTest recognizes a call of a client predicate that tests an error for
 // the nil reply (rueidis.IsRedisNil(err)) and returns the tested error.
 func (o *Op) BusyTest(info *types.Info, call *ast.CallExpr) (ast.Expr, bool) {
-	oc, ok := o.adapter.(outcomer)
+	nt, ok := o.adapter.(nilTester)
 	if !ok {
 		return nil, false
 	}
-	return oc.busyTest(info, o, call)
+	return nt.busyTest(info, o, call)
 }
 
 // ReadBoth returns the edits that make out's error-only read also assign
@@ -147,14 +130,14 @@ func (o *Op) BusyTest(info *types.Info, call *ast.CallExpr) (ast.Expr, bool) {
 // `name, err := cmd.Result()`. It fails unless out is an error-only read
 // assigned by an := or = statement.
 func (o *Op) ReadBoth(out Outcome, name string) ([]analysis.TextEdit, bool) {
-	oc, ok := o.adapter.(outcomer)
+	rb, ok := o.adapter.(readBother)
 	if !ok || out.Read != ReadErr || out.Accessor == nil || out.Err == nil {
 		return nil, false
 	}
 	if _, ok := out.Stmt.(*ast.AssignStmt); !ok {
 		return nil, false
 	}
-	return oc.readBoth(out, name)
+	return rb.readBoth(out, name)
 }
 
 // goRedisBase maps a go-redis-shaped family to the package of the native

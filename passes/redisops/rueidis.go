@@ -40,6 +40,22 @@ func init() {
 	register(rueidisClient{}, []string{"Do", "DoCache", "DoMulti", "Build", "Exec"})
 }
 
+// The capabilities this adapter has (capabilities.go).
+var (
+	_ adapter      = rueidisClient{}
+	_ scriptMaker  = rueidisClient{}
+	_ ttlSetter    = rueidisClient{}
+	_ outcomer     = rueidisClient{}
+	_ nilReplier   = rueidisClient{}
+	_ nilTester    = rueidisClient{}
+	_ readBother   = rueidisClient{}
+	_ replier      = rueidisClient{}
+	_ releaser     = rueidisClient{}
+	_ scriptRunner = rueidisClient{}
+	_ ttlArger     = rueidisClient{}
+	_ adviser      = rueidisClient{}
+)
+
 const (
 	rueidisPath     = "github.com/redis/rueidis"
 	rueidisCmdsPath = "github.com/redis/rueidis/internal/cmds"
@@ -53,8 +69,6 @@ func (rueidisClient) family(fn *types.Func) string {
 	return ""
 }
 
-func (rueidisClient) scopeOpener(*types.Func) (ScopeKind, bool, int, bool) { return 0, false, 0, false }
-
 // scriptCtor: rueidis.NewLuaScript(src, opts…) and its variants
 // (ReadOnly, NoSha, Retryable).
 func (rueidisClient) scriptCtor(call *ast.CallExpr, fn *types.Func) (ast.Expr, bool) {
@@ -65,11 +79,6 @@ func (rueidisClient) scriptCtor(call *ast.CallExpr, fn *types.Func) (ast.Expr, b
 		return nil, false
 	}
 	return call.Args[0], true
-}
-
-// withTTL: the acquire's TTL always comes with its unit (withTTLIn).
-func (rueidisClient) withTTL(*analysis.Pass, *Op, string) ([]analysis.TextEdit, bool) {
-	return nil, false
 }
 
 // --- builder chains ---
@@ -530,10 +539,10 @@ func sentBy(o *Op, names ...string) bool {
 	return false
 }
 
-// withTTLIn adds an expiry in unit to a SETNX (which becomes SET … NX) or
+// withTTL adds an expiry in unit to a SETNX (which becomes SET … NX) or
 // a SET NX without one, written in the op's call: ExSeconds for seconds,
 // PxMilliseconds for milliseconds.
-func (r rueidisClient) withTTLIn(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, bool) {
+func (r rueidisClient) withTTL(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, bool) {
 	if o.Kind != Acquire || !o.NoTTL {
 		return nil, false
 	}

@@ -27,7 +27,7 @@ import (
 //     token when declared): a release that checks the owner.
 //
 // The adapter has no fix capabilities (no releaser, scriptRunner or
-// withTTL): checks report declared calls without fixes. It describes
+// ttlSetter): checks report declared calls without fixes. It describes
 // acquire outcomes from the function's results: (bool) or (bool, error)
 // as SetNX does (BusyFalse), a last error result alone as ErrOnly.
 type declared struct {
@@ -35,6 +35,12 @@ type declared struct {
 	names  map[string]bool              // the functions' own names, for the prefilter
 	err    error                        // the first declaration that does not fit its function
 }
+
+// The capabilities this adapter has (capabilities.go).
+var (
+	_ adapter  = (*declared)(nil)
+	_ outcomer = (*declared)(nil)
+)
 
 // newDeclared returns the adapter for cfg's wrappers, or nil when there
 // are none.
@@ -82,12 +88,6 @@ func (d *declared) family(fn *types.Func) string {
 	}
 	return ""
 }
-
-func (*declared) scopeOpener(*types.Func) (ScopeKind, bool, int, bool) { return 0, false, 0, false }
-
-func (*declared) scriptCtor(*ast.CallExpr, *types.Func) (ast.Expr, bool) { return nil, false }
-
-func (*declared) withTTL(*analysis.Pass, *Op, string) ([]analysis.TextEdit, bool) { return nil, false }
 
 func (d *declared) fail(w *lvconfig.Wrapper, format string, args ...any) *Op {
 	if d.err == nil {
@@ -272,9 +272,3 @@ func (d *declared) outcome(info *types.Info, o *Op) (Outcome, bool) {
 	out.IsLock = true
 	return out, true
 }
-
-func (*declared) busyErr(*types.Info, *Op, ast.Expr) bool { return false }
-
-func (*declared) busyTest(*types.Info, *Op, *ast.CallExpr) (ast.Expr, bool) { return nil, false }
-
-func (*declared) readBoth(Outcome, string) ([]analysis.TextEdit, bool) { return nil, false }

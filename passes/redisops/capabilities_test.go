@@ -1,0 +1,66 @@
+package redisops
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestCapabilityTable keeps the table in capabilities.go's comment true:
+// each adapter has exactly the capabilities the table marks.
+func TestCapabilityTable(t *testing.T) {
+	src, err := os.ReadFile("capabilities.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	adapters := map[string]adapter{"goRedis": goRedis{}, "redigo": redigo{}, "rueidis": rueidisClient{}, "memcache": memcache{}, "lockLibs": lockLibs{}, "declared": (*declared)(nil)}
+	has := map[string]func(adapter) bool{
+		"scopeOpener":  func(a adapter) bool { _, ok := a.(scopeOpener); return ok },
+		"flusher":      func(a adapter) bool { _, ok := a.(flusher); return ok },
+		"connFlusher":  func(a adapter) bool { _, ok := a.(connFlusher); return ok },
+		"scriptMaker":  func(a adapter) bool { _, ok := a.(scriptMaker); return ok },
+		"ttlSetter":    func(a adapter) bool { _, ok := a.(ttlSetter); return ok },
+		"outcomer":     func(a adapter) bool { _, ok := a.(outcomer); return ok },
+		"nilReplier":   func(a adapter) bool { _, ok := a.(nilReplier); return ok },
+		"nilTester":    func(a adapter) bool { _, ok := a.(nilTester); return ok },
+		"readBother":   func(a adapter) bool { _, ok := a.(readBother); return ok },
+		"replier":      func(a adapter) bool { _, ok := a.(replier); return ok },
+		"valueReader":  func(a adapter) bool { _, ok := a.(valueReader); return ok },
+		"releaser":     func(a adapter) bool { _, ok := a.(releaser); return ok },
+		"scriptRunner": func(a adapter) bool { _, ok := a.(scriptRunner); return ok },
+		"ctorArger":    func(a adapter) bool { _, ok := a.(ctorArger); return ok },
+		"ttlArger":     func(a adapter) bool { _, ok := a.(ttlArger); return ok },
+		"adviser":      func(a adapter) bool { _, ok := a.(adviser); return ok },
+	}
+	var header []int // column of each adapter name
+	var names []string
+	rows := 0
+	for _, line := range strings.Split(string(src), "\n") {
+		text, ok := strings.CutPrefix(line, "//\t")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(text)
+		line := []rune(text) // columns count characters
+		if len(f) > 0 && f[0] == "capability" {
+			for name := range adapters {
+				header = append(header, len([]rune(text[:strings.Index(text, name)])))
+				names = append(names, name)
+			}
+			continue
+		}
+		if len(f) == 0 || has[f[0]] == nil || header == nil {
+			continue
+		}
+		rows++
+		for i, name := range names {
+			marked := header[i] < len(line) && line[header[i]] == 'x'
+			if got := has[f[0]](adapters[name]); got != marked {
+				t.Errorf("capabilities.go table: %s %s: marked %v, implemented %v", f[0], name, marked, got)
+			}
+		}
+	}
+	if rows != len(has) {
+		t.Errorf("capabilities.go table has %d capability rows, want %d", rows, len(has))
+	}
+}
