@@ -169,107 +169,11 @@ func (r redigo) op(pass *analysis.Pass, call *ast.CallExpr, _ *types.Func) *Op {
 	if !rc.named {
 		return nil // a command chosen at run time
 	}
-	args := rc.args
-	fixed := func(n int) bool { return !rc.spread && len(args) >= n }
-	switch rc.name {
-	case "SETNX":
-		if !fixed(2) {
-			return nil
-		}
-		op.Kind, op.Keys, op.Value, op.NoTTL = Acquire, args[:1], args[1], true
-	case "SET":
-		if !fixed(2) {
-			return nil
-		}
-		op.Keys, op.Value = args[:1], args[1]
-		o := parseSetOpts(info, args[2:])
-		op.Kind = Write
-		if o.nx && !o.cond {
-			op.Kind = Acquire
-		}
-		op.TTL, op.TTLUnit = o.ttl, o.unit
-		// No EX/PX/EXAT/PXAT (KEEPTTL on an absent key keeps no TTL either).
-		op.NoTTL = op.Kind == Acquire && !o.unknown && o.ttl == nil
-	case "SETEX", "PSETEX":
-		if !fixed(3) {
-			return nil
-		}
-		op.Kind, op.Keys, op.TTL, op.Value = Write, args[:1], args[1], args[2]
-		op.TTLUnit = Seconds
-		if rc.name == "PSETEX" {
-			op.TTLUnit = Millis
-		}
-	case "GETSET":
-		if !fixed(2) {
-			return nil
-		}
-		op.Kind, op.Keys, op.Value, op.NoTTL = GetSet, args[:1], args[1], true
-	case "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT":
-		if !fixed(2) {
-			return nil
-		}
-		op.Kind, op.Keys, op.TTL = Expire, args[:1], args[1]
-		op.TTLUnit = map[string]Unit{"EXPIRE": Seconds, "PEXPIRE": Millis, "EXPIREAT": Time, "PEXPIREAT": Time}[rc.name]
-	case "DEL", "UNLINK":
-		op.Kind = Delete
-		if rc.spread {
-			op.KeysSpread = true
-		} else {
-			op.Keys = args
-		}
-	case "GET":
-		if !fixed(1) {
-			return nil
-		}
-		op.Kind, op.Keys = Get, args[:1]
-	case "DELEX":
-		// DELEX key [IFEQ value | IFDEQ digest | IFNE … | IFDNE …]
-		if !fixed(1) {
-			return nil
-		}
-		op.Kind, op.Keys = Delete, args[:1]
-		if len(args) > 1 {
-			mode := constString(info, args[1])
-			if mode == nil || len(args) != 3 {
-				return nil
-			}
-			switch strings.ToUpper(*mode) {
-			case "IFEQ", "IFDEQ":
-				op.Kind, op.Value = CompareDelete, args[2]
-			default:
-				return nil
-			}
-		}
-	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO":
-		if !fixed(2) {
-			return nil
-		}
-		op.Kind, op.Script = Script, args[0]
-		if rc.name == "EVAL" || rc.name == "EVAL_RO" {
-			if s := constString(info, args[0]); s != nil {
-				op.ScriptSrc, op.ScriptSrcExpr = *s, args[0]
-			}
-		}
-		splitKeys(info, op, args[1], args[2:])
-	default:
-		return nil
-	}
-	if len(op.Keys) == 0 && !op.KeysSpread {
+	if positional(info, op, rc.name, rc.args, rc.spread) == nil {
 		return nil
 	}
 	op.Scope = connScope(pass, call, rc)
 	return op
-}
-
-// splitKeys fills op's keys and arguments from a key count and what
-// follows it; with a count that is not a constant, the keys are unknown.
-func splitKeys(info *types.Info, op *Op, count ast.Expr, rest []ast.Expr) {
-	n := constInt(info, count)
-	if n == nil || *n < 0 || int(*n) > len(rest) {
-		op.KeysSpread = true
-		return
-	}
-	op.Keys, op.Args = rest[:*n], rest[*n:]
 }
 
 // scriptRun fills the op of s.Do(c, keysAndArgs…) (DoContext, Send,
@@ -364,49 +268,6 @@ func redigoScriptCtor(pass *analysis.Pass, e ast.Expr) *ast.CallExpr {
 		}
 	}
 	return nil
-}
-
-// setOpts are the options of a SET command.
-type setOpts struct {
-	nx, get, keepTTL bool
-	cond             bool // IFEQ, IFNE, IFDEQ, IFDNE (Redis ≥ 8.4): a compare-and-set
-	unknown          bool // an option that is not a constant, or not known
-	ttl              ast.Expr
-	unit             Unit
-}
-
-func parseSetOpts(info *types.Info, opts []ast.Expr) setOpts {
-	var o setOpts
-	for i := 0; i < len(opts); i++ {
-		s := constString(info, opts[i])
-		if s == nil {
-			o.unknown = true
-			continue
-		}
-		switch w := strings.ToUpper(*s); w {
-		case "NX":
-			o.nx = true
-		case "XX":
-		case "GET":
-			o.get = true
-		case "KEEPTTL":
-			o.keepTTL = true
-		case "EX", "PX", "EXAT", "PXAT":
-			if i+1 >= len(opts) {
-				o.unknown = true
-				break
-			}
-			o.ttl = opts[i+1]
-			o.unit = map[string]Unit{"EX": Seconds, "PX": Millis, "EXAT": Time, "PXAT": Time}[w]
-			i++
-		case "IFEQ", "IFNE", "IFDEQ", "IFDNE":
-			o.cond = true
-			i++
-		default:
-			o.unknown = true
-		}
-	}
-	return o
 }
 
 func (redigo) scriptCtor(call *ast.CallExpr, fn *types.Func) (ast.Expr, bool) {
@@ -618,7 +479,7 @@ func (redigo) withTTL(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]anal
 		}
 		return append(edits, read...), true
 	case "SET":
-		so := parseSetOpts(info, rc.args[2:])
+		so := positionalOpts(info, commands["SET"], rc.args[2:])
 		if so.keepTTL || so.unknown || so.ttl != nil || !so.nx {
 			return nil, false
 		}
@@ -705,7 +566,7 @@ func (redigo) outcome(info *types.Info, o *Op) (Outcome, bool) {
 		return Outcome{}, false
 	}
 	set := o.Method == "SET"
-	if set && parseSetOpts(info, rc.args[2:]).get {
+	if set && positionalOpts(info, commands["SET"], rc.args[2:]).get {
 		return Outcome{}, false // SET NX GET replies the old value
 	}
 	out := Outcome{Expr: o.Call, ExprCursor: o.Cursor, Accessor: o.Call}
@@ -901,27 +762,33 @@ func redigoRun(pass *analysis.Pass, o *Op, rc *redigoCall, plan func(*types.Pack
 
 // --- owner-checked renewal (LV203) ---
 
-// renewable: EXPIRE and PEXPIRE, alone or with XX (a held lock has a TTL).
+// renewable: EXPIRE and PEXPIRE, alone or with XX (a held lock has a TTL),
+// the option words written as string literals.
 func (redigo) renewable(o *Op) bool {
-	if o.Method != "EXPIRE" && o.Method != "PEXPIRE" {
+	c := commands[o.Method]
+	if c == nil || c.kind != Expire {
 		return false
 	}
-	var opts []ast.Expr
+	var words []ast.Expr
 	for i, a := range o.Call.Args {
 		if a == o.TTL {
-			opts = o.Call.Args[i+1:]
+			words = o.Call.Args[i+1:]
 		}
 	}
-	for _, e := range opts {
+	var opts cmdOpts
+	for _, e := range words {
 		lit, ok := ast.Unparen(e).(*ast.BasicLit)
 		if !ok || lit.Kind != token.STRING {
 			return false
 		}
-		if s, err := strconv.Unquote(lit.Value); err != nil || !strings.EqualFold(s, "XX") {
+		s, err := strconv.Unquote(lit.Value)
+		opt, known := c.opts[strings.ToUpper(s)]
+		if err != nil || !known {
 			return false
 		}
+		opts.apply(opt, nil)
 	}
-	return true
+	return c.renewable(opts)
 }
 
 // scriptCtorFor: scripts come from NewScript in the package of the call.

@@ -366,141 +366,100 @@ func (rueidisClient) watched(info *types.Info, body *ast.BlockStmt, recv ast.Exp
 	return found
 }
 
-// fromChain builds the op of the command c, sent by call.
-func (rueidisClient) fromChain(info *types.Info, call *ast.CallExpr, c *rcmd) *Op {
-	op := &Op{Call: call, Client: "rueidis", Method: c.name}
-	key := func() bool {
-		k := c.arg("Key")
-		if k == nil {
-			return false
-		}
-		op.Keys = []ast.Expr{k}
-		return true
+// rueidisAliases are the builder commands whose upper-cased names are not
+// the Redis command's.
+var rueidisAliases = map[string]string{"EVALRO": "EVAL_RO", "EVALSHARO": "EVALSHA_RO"}
+
+// rueidisOptionSteps are the builder steps that send an option word: the
+// word, and for the steps that take a Go value rather than a count, the
+// unit of that value and what rueidis truncates it to (Ex(d) sends whole
+// seconds of the time.Duration d).
+var rueidisOptionSteps = map[string]struct {
+	word  string
+	unit  Unit
+	trunc time.Duration
+}{
+	"Nx": {word: "NX"}, "Xx": {word: "XX"}, "Gt": {word: "GT"}, "Lt": {word: "LT"},
+	"Get": {word: "GET"}, "Keepttl": {word: "KEEPTTL"},
+	"ExSeconds": {word: "EX"}, "PxMilliseconds": {word: "PX"},
+	"ExatTimestamp": {word: "EXAT"}, "PxatMillisecondsTimestamp": {word: "PXAT"},
+	"Ex": {word: "EX", unit: Duration, trunc: time.Second}, "Px": {word: "PX", unit: Duration, trunc: time.Millisecond},
+	"Exat": {word: "EXAT", unit: Time}, "Pxat": {word: "PXAT", unit: Time},
+	"Ifeq": {word: "IFEQ"}, "Ifne": {word: "IFNE"}, "Ifdeq": {word: "IFDEQ"}, "Ifdne": {word: "IFDNE"},
+}
+
+// command is the table's row for c, or nil.
+func (c *rcmd) command() *command {
+	if n, ok := rueidisAliases[c.name]; ok {
+		return commands[n]
 	}
-	switch c.name {
-	case "SET":
-		if !key() {
-			return nil
+	return commands[c.name]
+}
+
+// opts reads the option steps of c, a chain of the command cmd.
+func (c *rcmd) opts(cmd *command) cmdOpts {
+	var o cmdOpts
+	for _, s := range c.steps {
+		st, ok := rueidisOptionSteps[s.name]
+		opt, known := cmd.opts[st.word]
+		if !ok || !known {
+			continue
 		}
-		op.Value = c.arg("Value")
-		op.Kind = Write
-		if c.step("Nx") != nil {
-			op.Kind = Acquire
-		}
-		for _, s := range c.steps {
-			if len(s.call.Args) != 1 {
+		var arg ast.Expr
+		if opt.takesArg {
+			if len(s.call.Args) == 1 && !s.call.Ellipsis.IsValid() {
+				arg = s.call.Args[0]
+			} else if opt.effect == optTTL {
 				continue
 			}
-			a := s.call.Args[0]
-			switch s.name {
-			case "Ex":
-				op.TTL, op.TTLUnit, op.TTLTrunc = a, Duration, time.Second
-			case "Px":
-				op.TTL, op.TTLUnit, op.TTLTrunc = a, Duration, time.Millisecond
-			case "ExSeconds":
-				op.TTL, op.TTLUnit = a, Seconds
-			case "PxMilliseconds":
-				op.TTL, op.TTLUnit = a, Millis
-			case "Exat", "Pxat", "ExatTimestamp", "PxatMillisecondsTimestamp":
-				op.TTL, op.TTLUnit = a, Time
-			}
 		}
-		// No expiry, or KEEPTTL, which leaves an absent key without one.
-		// (EX 0 is not "no TTL": the server rejects the SET.) SET takes a
-		// TTL, in seconds with ExSeconds.
-		if op.TTL == nil {
-			op.NoTTL, op.TTLUnit = op.Kind == Acquire, Seconds
+		if st.unit != NoUnit {
+			opt.unit = st.unit
 		}
-	case "SETNX":
-		if !key() {
-			return nil
+		o.apply(opt, arg)
+		if opt.effect == optTTL {
+			o.trunc = st.trunc
 		}
-		op.Kind, op.Value, op.NoTTL = Acquire, c.arg("Value"), true
-	case "SETEX", "PSETEX":
-		if !key() {
-			return nil
-		}
-		op.Kind, op.Value, op.TTLUnit = Write, c.arg("Value"), Seconds
-		op.TTL = c.arg("Seconds")
-		if c.name == "PSETEX" {
-			op.TTL, op.TTLUnit = c.arg("Milliseconds"), Millis
-		}
-	case "GETSET":
-		if !key() {
-			return nil
-		}
-		op.Kind, op.Value, op.NoTTL = GetSet, c.arg("Value"), true
-	case "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT":
-		if !key() {
-			return nil
-		}
-		op.Kind = Expire
-		switch c.name {
-		case "EXPIRE":
-			op.TTL, op.TTLUnit = c.arg("Seconds"), Seconds
-		case "PEXPIRE":
-			op.TTL, op.TTLUnit = c.arg("Milliseconds"), Millis
-		case "EXPIREAT":
-			op.TTL, op.TTLUnit = c.arg("Timestamp"), Time
-		default:
-			op.TTL, op.TTLUnit = c.arg("MillisecondsTimestamp"), Time
-		}
-	case "DEL", "UNLINK":
-		op.Kind = Delete
-		for _, s := range c.steps {
-			if s.name != "Key" {
-				continue
-			}
-			if s.call.Ellipsis.IsValid() {
-				op.KeysSpread = true
-				continue
-			}
-			op.Keys = append(op.Keys, s.call.Args...)
-		}
-		if len(op.Keys) == 0 && !op.KeysSpread {
-			return nil
-		}
-	case "GET":
-		if !key() {
-			return nil
-		}
-		op.Kind = Get
-	case "DELEX":
-		if !key() {
-			return nil
-		}
-		switch {
-		case c.step("Ifeq") != nil:
-			op.Kind, op.Value = CompareDelete, c.arg("Ifeq")
-		case c.step("Ifdeq") != nil:
-			op.Kind, op.Value = CompareDelete, c.arg("Ifdeq")
-		case c.step("Ifne") != nil || c.step("Ifdne") != nil:
-			return nil
-		default:
-			op.Kind = Delete
-		}
-	case "EVAL", "EVALRO", "EVALSHA", "EVALSHARO":
-		op.Kind = Script
-		if s := c.step("Script"); s != nil && len(s.call.Args) == 1 {
-			op.Script = s.call.Args[0]
-			if src := constString(info, op.Script); src != nil {
-				op.ScriptSrc, op.ScriptSrcExpr = *src, op.Script
-			}
-		} else if s := c.step("Sha1"); s != nil && len(s.call.Args) == 1 {
-			op.Script = s.call.Args[0]
-		}
-		for _, s := range c.steps {
-			switch {
-			case s.name == "Key" && s.call.Ellipsis.IsValid():
-				op.KeysSpread = true
-			case s.name == "Key":
-				op.Keys = append(op.Keys, s.call.Args...)
-			case s.name == "Arg" && !s.call.Ellipsis.IsValid():
-				op.Args = append(op.Args, s.call.Args...)
-			}
-		}
-	default:
+	}
+	return o
+}
+
+// fromChain builds the op of the command c, sent by call, from the
+// command table: each argument is the builder step named after it.
+func (rueidisClient) fromChain(info *types.Info, call *ast.CallExpr, c *rcmd) *Op {
+	cmd := c.command()
+	if cmd == nil {
 		return nil
+	}
+	op := &Op{Call: call, Client: "rueidis", Method: c.name}
+	fixed := make([]ast.Expr, len(cmd.args))
+	for i, a := range cmd.args {
+		switch a.role {
+		case roleKeys, roleNumKeys:
+			// Key(k…) steps, then the script's Arg(a…) steps.
+			for _, s := range c.steps {
+				switch {
+				case s.name == "Key" && s.call.Ellipsis.IsValid():
+					op.KeysSpread = true
+				case s.name == "Key":
+					op.Keys = append(op.Keys, s.call.Args...)
+				case s.name == "Arg" && !s.call.Ellipsis.IsValid():
+					op.Args = append(op.Args, s.call.Args...)
+				}
+			}
+			if a.role == roleKeys && len(op.Keys) == 0 && !op.KeysSpread {
+				return nil
+			}
+		default:
+			fixed[i] = c.arg(a.step)
+		}
+	}
+	if cmd.fill(info, op, fixed, c.opts(cmd)) == nil {
+		return nil
+	}
+	if cmd == commands["SET"] && op.TTL == nil {
+		// A SET with no expiry would take one in seconds (ExSeconds).
+		op.TTLUnit = Seconds
 	}
 	return op
 }
@@ -871,10 +830,11 @@ func (r rueidisClient) releases(pass *analysis.Pass, o *Op, tok string, opts Rel
 // the call (the replacement drops the chain).
 func (r rueidisClient) renewable(o *Op) bool {
 	c, inline := r.chainOf(o)
-	if c == nil || !inline || !sentBy(o, "Do") || c.name != "EXPIRE" && c.name != "PEXPIRE" {
+	if c == nil || !inline || !sentBy(o, "Do") {
 		return false
 	}
-	return c.step("Nx") == nil && c.step("Gt") == nil && c.step("Lt") == nil
+	cmd := c.command()
+	return cmd != nil && cmd.renewable(c.opts(cmd))
 }
 
 func (rueidisClient) scriptCtorFor(pass *analysis.Pass, o *Op) (*types.Package, string, bool) {
