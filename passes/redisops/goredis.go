@@ -2,7 +2,6 @@ package redisops
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/types"
 	"strings"
 
@@ -17,6 +16,11 @@ import (
 // matched by the called function's package path and name, so concrete
 // clients, structs embedding them and the Cmdable/UniversalClient/
 // Pipeliner/Scripter interfaces all match.
+//
+// All of go-redis is in the goredis*.go files: the ops (here), INCR taken
+// as a lock (goredis_incr.go), acquire outcomes (goredis_outcome.go),
+// replies and owner-checked releases (goredis_release.go) and renewals
+// (goredis_renew.go).
 type goRedis struct{}
 
 func init() { register(goRedis{}, goRedisNames()) }
@@ -309,78 +313,46 @@ func (goRedis) withTTL(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]ana
 	return []analysis.TextEdit{fixes.Replace(o.TTL, ttl)}, true
 }
 
-func takesContext(fn *types.Func) bool {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Params().Len() == 0 {
-		return false
-	}
-	named, ok := types.Unalias(sig.Params().At(0).Type()).(*types.Named)
-	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "context" && named.Obj().Name() == "Context"
-}
-
-// recvNamed is the name of fn's receiver's named type, or "".
-func recvNamed(fn *types.Func) string {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
-		return ""
-	}
-	t := sig.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return n.Obj().Name()
-	}
-	return ""
-}
-
-// variadic returns the arguments of a variadic tail; with a spread
-// (f(xs...)) it returns nil.
-func variadic(call *ast.CallExpr, tail []ast.Expr) []ast.Expr {
-	if call.Ellipsis.IsValid() {
+// delEx handles DelExArgs(ctx, key, redis.DelExArgs{Mode: …, …}) (go-redis
+// v9, Redis ≥ 8.4). With a constant IFEQ or IFDEQ mode it deletes the key
+// only while it holds the given value or digest: a CompareDelete. Other
+// modes (IFNE, IFDNE, none, or not a constant) are not recognized.
+func (goRedis) delEx(info *types.Info, op *Op, args []ast.Expr) *Op {
+	if len(args) != 2 {
 		return nil
 	}
-	return tail
-}
-
-// sliceElems returns the elements of a []string{…} literal; otherwise
-// nil and spread=true.
-func sliceElems(e ast.Expr) ([]ast.Expr, bool) {
-	if lit, ok := ast.Unparen(e).(*ast.CompositeLit); ok {
-		return lit.Elts, false
-	}
-	return nil, true
-}
-
-func constInt(info *types.Info, e ast.Expr) *int64 {
-	if e == nil {
+	lit, ok := ast.Unparen(args[1]).(*ast.CompositeLit)
+	if !ok {
 		return nil
 	}
-	tv, ok := info.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+	var mode, value ast.Expr
+	for _, e := range lit.Elts {
+		kv, ok := e.(*ast.KeyValueExpr)
+		if !ok {
+			return nil
+		}
+		id, ok := kv.Key.(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		switch id.Name {
+		case "Mode":
+			mode = kv.Value
+		case "MatchValue", "MatchDigest":
+			value = kv.Value
+		}
+	}
+	m := constString(info, mode)
+	if m == nil || value == nil {
 		return nil
 	}
-	v, exact := constant.Int64Val(tv.Value)
-	if !exact {
+	switch strings.ToUpper(*m) {
+	case "IFEQ", "IFDEQ":
+	default:
 		return nil
 	}
-	return &v
-}
-
-func constString(info *types.Info, e ast.Expr) *string {
-	if e == nil {
-		return nil
-	}
-	tv, ok := info.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return nil
-	}
-	s := constant.StringVal(tv.Value)
-	return &s
-}
-
-// isConstBool reports whether e is a boolean constant.
-func isConstBool(info *types.Info, e ast.Expr) bool {
-	tv, ok := info.Types[e]
-	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool
+	op.Kind = CompareDelete
+	op.Keys = []ast.Expr{args[0]}
+	op.Value = value
+	return op
 }

@@ -69,17 +69,11 @@ type incrGuard struct {
 
 // incrLock reports whether the INCR at cur, of key, takes a lock.
 func incrLock(info *types.Info, cur inspector.Cursor, key ast.Expr) bool {
-	call := cur.Node().(*ast.CallExpr)
-	sel, ok := cur.Parent().Node().(*ast.SelectorExpr)
-	if !ok || sel.X != call {
+	sel, acc, ok := accessor(cur)
+	if !ok {
 		return false
 	}
-	acc := cur.Parent().Parent()
-	accCall, ok := acc.Node().(*ast.CallExpr)
-	if !ok || accCall.Fun != sel || len(accCall.Args) != 0 {
-		return false
-	}
-	if fn, ok := typeutil.Callee(info, accCall).(*types.Func); !ok || fn.Pkg() == nil || goRedisPaths[fn.Pkg().Path()] == "" {
+	if fn, ok := typeutil.Callee(info, acc.Node().(*ast.CallExpr)).(*types.Func); !ok || fn.Pkg() == nil || !isGoRedis(fn.Pkg().Path()) {
 		return false
 	}
 	var fcur inspector.Cursor
@@ -245,7 +239,7 @@ func deletesKey(info *types.Info, body ast.Node, n ast.Node, key ast.Expr) bool 
 			return !found
 		}
 		fn, ok := typeutil.Callee(info, call).(*types.Func)
-		if !ok || fn.Pkg() == nil || goRedisPaths[fn.Pkg().Path()] == "" || call.Ellipsis.IsValid() {
+		if !ok || fn.Pkg() == nil || !isGoRedis(fn.Pkg().Path()) || call.Ellipsis.IsValid() {
 			return true
 		}
 		if c, ok := goRedisCmds[fn.Name()]; !ok || c.kind != Delete {

@@ -231,18 +231,9 @@ func callOutcome(info *types.Info, o *Op, busy Busy, valIdx, errIdx, nres int) O
 			kept = append(kept, id)
 		}
 	}
-	switch {
-	case out.Value != nil && out.Err != nil:
-		out.Read = ReadBoth
-	case out.Value != nil:
-		out.Read = ReadValue
-	case out.Err != nil:
-		out.Read = ReadErr
-	default:
-		out.Read = ReadNone
-		if busy == ErrOnly && nilTested(info, o, kept) {
-			out.Read, out.Stmt = ReadOther, nil
-		}
+	out.Read = readOf(out.Value, out.Err)
+	if out.Read == ReadNone && busy == ErrOnly && nilTested(info, o, kept) {
+		out.Read, out.Stmt = ReadOther, nil
 	}
 	return out
 }

@@ -440,17 +440,7 @@ func (memcache) outcome(_ *types.Info, o *Op) (Outcome, bool) {
 }
 
 func (memcache) busyErr(info *types.Info, _ *Op, e ast.Expr) bool {
-	var id *ast.Ident
-	switch x := e.(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
-		return false
-	}
-	v, ok := info.ObjectOf(id).(*types.Var)
-	return ok && v.Pkg() != nil && v.Pkg().Path() == memcachePath && v.Name() == "ErrNotStored" && v.Parent() == v.Pkg().Scope()
+	return isPkgVar(info, e, "ErrNotStored", func(path string) bool { return path == memcachePath })
 }
 
 // advice: memcached has no scripts. The TTL is the Item's Expiration; an

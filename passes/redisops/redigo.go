@@ -595,51 +595,7 @@ func (redigo) outcome(info *types.Info, o *Op) (Outcome, bool) {
 	default:
 		return out, true // another conversion: not followed
 	}
-	blank := func(e ast.Expr) bool {
-		id, ok := e.(*ast.Ident)
-		return ok && id.Name == "_"
-	}
-	ident := func(e ast.Expr) ast.Expr {
-		if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
-			return id
-		}
-		return nil
-	}
-	var lhs []ast.Expr
-	switch p := out.ExprCursor.Parent().Node().(type) {
-	case *ast.ExprStmt:
-		out.Read, out.Stmt = ReadNone, p
-		return out, true
-	case *ast.AssignStmt:
-		if len(p.Rhs) != 1 || len(p.Lhs) != 2 || p.Tok != token.DEFINE && p.Tok != token.ASSIGN {
-			return out, true
-		}
-		lhs, out.Stmt = p.Lhs, p
-	case *ast.ValueSpec:
-		if len(p.Values) != 1 || len(p.Names) != 2 {
-			return out, true
-		}
-		lhs, out.Stmt = []ast.Expr{p.Names[0], p.Names[1]}, p
-	default:
-		return out, true
-	}
-	for _, l := range lhs {
-		if !blank(l) && ident(l) == nil {
-			out.Stmt = nil // a field or an index: not followed
-			return out, true
-		}
-	}
-	out.Value, out.Err = ident(lhs[0]), ident(lhs[1])
-	switch {
-	case out.Value != nil && out.Err != nil:
-		out.Read = ReadBoth
-	case out.Value != nil:
-		out.Read = ReadValue
-	case out.Err != nil:
-		out.Read = ReadErr
-	default:
-		out.Read = ReadNone
-	}
+	out = shapeRead(out, readPair)
 	if raw && !set && (out.Read == ReadValue || out.Read == ReadBoth) {
 		out.Read, out.Value, out.Err, out.Stmt = ReadOther, nil, nil, nil
 	}
@@ -648,29 +604,12 @@ func (redigo) outcome(info *types.Info, o *Op) (Outcome, bool) {
 
 // busyErr: redis.ErrNil, what the conversions return for a nil reply.
 func (redigo) busyErr(info *types.Info, _ *Op, e ast.Expr) bool {
-	var id *ast.Ident
-	switch x := e.(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
-		return false
-	}
-	v, ok := info.ObjectOf(id).(*types.Var)
-	return ok && v.Pkg() != nil && redigoPaths[v.Pkg().Path()] != "" && v.Name() == "ErrNil" && v.Parent() == v.Pkg().Scope()
+	return isPkgVar(info, e, "ErrNil", func(path string) bool { return redigoPaths[path] != "" })
 }
 
 // readBoth: `_, err := read` becomes `name, err := read`.
 func (redigo) readBoth(out Outcome, name string) ([]analysis.TextEdit, bool) {
-	as := out.Stmt.(*ast.AssignStmt)
-	if len(as.Lhs) != 2 {
-		return nil, false
-	}
-	if id, ok := as.Lhs[0].(*ast.Ident); !ok || id.Name != "_" {
-		return nil, false
-	}
-	return []analysis.TextEdit{fixes.Replace(as.Lhs[0], name)}, true
+	return readBothVia(out, name, "", "")
 }
 
 // --- owner-checked release (LV201, LV202) ---
@@ -791,16 +730,8 @@ func (redigo) renewable(o *Op) bool {
 	return c.renewable(opts)
 }
 
-// scriptCtorFor: scripts come from NewScript in the package of the call.
 func (redigo) scriptCtorFor(pass *analysis.Pass, o *Op) (*types.Package, string, bool) {
-	fn, ok := typeutil.Callee(pass.TypesInfo, o.Call).(*types.Func)
-	if !ok || fn.Pkg() == nil {
-		return nil, "", false
-	}
-	if _, ok := fn.Pkg().Scope().Lookup("NewScript").(*types.Func); !ok {
-		return nil, "", false
-	}
-	return fn.Pkg(), "NewScript", true
+	return ctorIn(pass, o, "NewScript", anyPath)
 }
 
 // scriptCtorArgs: redis.NewScript takes the key count first, and
@@ -828,12 +759,7 @@ func (redigo) ttlArg(pass *analysis.Pass, o *Op) (string, []analysis.TextEdit, b
 		if _, lit := ast.Unparen(o.TTL).(*ast.BasicLit); lit && v != nil {
 			return strconv.FormatInt(*v*1000, 10), nil, true
 		}
-		switch ast.Unparen(o.TTL).(type) {
-		case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr, *ast.IndexExpr, *ast.BasicLit:
-		default:
-			text = "(" + text + ")"
-		}
-		return text + "*1000", nil, true
+		return operand(text, o.TTL, true) + "*1000", nil, true
 	}
 	return "", nil, false
 }

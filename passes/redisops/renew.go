@@ -341,13 +341,7 @@ func durationMillis(info *types.Info, fset *token.FileSet, e ast.Expr) (string, 
 			return "", false
 		}
 	}
-	text := fixes.Text(fset, e)
-	switch ast.Unparen(e).(type) {
-	case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr, *ast.IndexExpr:
-	default:
-		text = "(" + text + ")"
-	}
-	return text + ".Milliseconds()", true
+	return operand(fixes.Text(fset, e), e, false) + ".Milliseconds()", true
 }
 
 func isDuration(t types.Type) bool {
@@ -382,135 +376,34 @@ func isUntypedConst(obj types.Object) bool {
 	return ok && b.Info()&types.IsUntyped != 0
 }
 
-// --- go-redis ---
-
-// renewable: EXPIRE and PEXPIRE, and EXPIRE XX (a held lock has a TTL).
-// NX, GT and LT make the expire conditional on the current TTL, which the
-// script does not reproduce.
-func (goRedis) renewable(o *Op) bool {
-	switch o.Method {
-	case "Expire", "PExpire", "ExpireXX":
-		return true
-	}
-	return false
-}
-
-// scriptCtorFor: script objects come from NewScript in the package that
-// declares o's method (rueidiscompat and valkeycompat included).
-func (goRedis) scriptCtorFor(pass *analysis.Pass, o *Op) (*types.Package, string, bool) {
+// ctorIn is a scriptCtorFor for clients whose script constructor ctor is
+// a function of the package that declares o's method, when ours accepts
+// that package.
+func ctorIn(pass *analysis.Pass, o *Op, ctor string, ours func(path string) bool) (*types.Package, string, bool) {
 	fn, ok := typeutil.Callee(pass.TypesInfo, o.Call).(*types.Func)
-	if !ok || fn.Pkg() == nil {
+	if !ok || fn.Pkg() == nil || !ours(fn.Pkg().Path()) {
 		return nil, "", false
 	}
-	if _, ok := fn.Pkg().Scope().Lookup("NewScript").(*types.Func); !ok {
+	if _, ok := fn.Pkg().Scope().Lookup(ctor).(*types.Func); !ok {
 		return nil, "", false
 	}
-	return fn.Pkg(), "NewScript", true
+	return fn.Pkg(), ctor, true
 }
 
-// runScript writes v.Run(ctx, recv, []string{keys…}, args…) (no ctx for
-// v6/v7). The receiver must satisfy Run's scripter parameter. The
-// replaced command's result may be dropped, read with Err(), read with
-// Result() when the script's *Cmd has an accessor with the same results
-// (Bool for a *BoolCmd, Int64 for an *IntCmd), or read with Val() in a
-// statement of its own.
-func (g goRedis) runScript(pass *analysis.Pass, o *Op, v string, keys, args []string) ([]analysis.TextEdit, bool) {
-	info := pass.TypesInfo
-	fn, ok := typeutil.Callee(info, o.Call).(*types.Func)
-	if !ok || o.Recv == nil {
-		return nil, false
-	}
-	pkg, ctor, ok := g.scriptCtorFor(pass, o)
-	if !ok {
-		return nil, false
-	}
-	ctorSig, ok := pkg.Scope().Lookup(ctor).Type().(*types.Signature)
-	if !ok || ctorSig.Results().Len() != 1 {
-		return nil, false
-	}
-	run := methodOf(ctorSig.Results().At(0).Type(), pkg, "Run")
-	if run == nil {
-		return nil, false
-	}
-	runSig := run.Signature()
-	ctx := takesContext(run)
-	if ctx != takesContext(fn) {
-		return nil, false
-	}
-	first := 0
-	if ctx {
-		first = 1
-	}
-	if runSig.Params().Len() != first+3 || !runSig.Variadic() || runSig.Results().Len() != 1 ||
-		!types.AssignableTo(info.TypeOf(o.Recv), runSig.Params().At(first).Type()) {
-		return nil, false
-	}
+// anyPath accepts every package.
+func anyPath(string) bool { return true }
 
-	// How the command's result is used.
-	from, to := info.TypeOf(o.Call), runSig.Results().At(0).Type()
-	same := func(a, b string) bool {
-		ma, mb := methodOf(from, nil, a), methodOf(to, nil, b)
-		return ma != nil && mb != nil && mb.Signature().Params().Len() == 0 && sameResults(ma.Signature(), mb.Signature())
-	}
-	var edits []analysis.TextEdit
-	switch p := o.Cursor.Parent().Node().(type) {
-	case *ast.ExprStmt, *ast.GoStmt, *ast.DeferStmt:
-	case *ast.AssignStmt:
-		if len(p.Rhs) != 1 {
-			return nil, false
+// operand is text, the source of e, in parentheses unless e binds tighter
+// than any operator: a name, a selector, a call or an index, or a literal
+// when lit is set.
+func operand(text string, e ast.Expr, lit bool) string {
+	switch ast.Unparen(e).(type) {
+	case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr, *ast.IndexExpr:
+		return text
+	case *ast.BasicLit:
+		if lit {
+			return text
 		}
-		for _, l := range p.Lhs {
-			if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
-				return nil, false
-			}
-		}
-	case *ast.SelectorExpr:
-		outer, ok := o.Cursor.Parent().Parent().Node().(*ast.CallExpr)
-		if p.X != o.Call || !ok || outer.Fun != p || len(outer.Args) != 0 {
-			return nil, false
-		}
-		switch p.Sel.Name {
-		case "Err":
-			if !same("Err", "Err") {
-				return nil, false
-			}
-		case "Result":
-			read := ""
-			for _, r := range []string{"Bool", "Int64"} {
-				if same("Result", r) {
-					read = r
-					break
-				}
-			}
-			if read == "" {
-				return nil, false
-			}
-			edits = append(edits, fixes.Replace(p.Sel, read))
-		case "Val":
-			switch o.Cursor.Parent().Parent().Parent().Node().(type) {
-			case *ast.ExprStmt, *ast.DeferStmt, *ast.GoStmt:
-				if methodOf(to, nil, "Val") == nil {
-					return nil, false
-				}
-			default:
-				return nil, false
-			}
-		default:
-			return nil, false
-		}
-	default:
-		return nil, false
 	}
-
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s.Run(", v)
-	if ctx {
-		b.WriteString(fixes.Text(pass.Fset, o.Call.Args[0]) + ", ")
-	}
-	fmt.Fprintf(&b, "%s, []string{%s}", fixes.Text(pass.Fset, o.Recv), strings.Join(keys, ", "))
-	for _, a := range args {
-		b.WriteString(", " + a)
-	}
-	b.WriteString(")")
-	return append([]analysis.TextEdit{fixes.Replace(o.Call, b.String())}, edits...), true
+	return "(" + text + ")"
 }

@@ -140,206 +140,6 @@ func (o *Op) ReadBoth(out Outcome, name string) ([]analysis.TextEdit, bool) {
 	return rb.readBoth(out, name)
 }
 
-// goRedisBase maps a go-redis-shaped family to the package of the native
-// client it wraps, whose nil-reply error and predicate users may test
-// instead of the adapter's.
-var goRedisBase = map[string]string{
-	"rueidiscompat": "github.com/redis/rueidis",
-	"valkeycompat":  "github.com/valkey-io/valkey-go",
-}
-
-func (goRedis) outcome(info *types.Info, o *Op) (Outcome, bool) {
-	out := Outcome{Busy: BusyFalse}
-	if o.Method == "SetArgs" {
-		out.Busy = BusyErr
-		if getFlag(o) {
-			// SET NX GET: the reply is the old value, not a status.
-			return Outcome{}, false
-		}
-	} else if o.Method != "SetNX" {
-		return Outcome{}, false
-	}
-	cur := o.Cursor
-	out.Expr, out.ExprCursor = o.Call, cur
-	// An accessor on the command: cmd.Err(), cmd.Val(), cmd.Result().
-	accessor := ""
-	if sel, ok := cur.Parent().Node().(*ast.SelectorExpr); ok && sel.X == o.Call {
-		outer, ok := cur.Parent().Parent().Node().(*ast.CallExpr)
-		if !ok || outer.Fun != sel || len(outer.Args) != 0 {
-			return out, true // a method value or other use: ReadOther
-		}
-		if fn, ok := typeutil.Callee(info, outer).(*types.Func); !ok || fn.Pkg() == nil || goRedisPaths[fn.Pkg().Path()] == "" {
-			return out, true
-		}
-		switch sel.Sel.Name {
-		case "Err", "Val", "Result":
-			accessor = sel.Sel.Name
-		default:
-			return out, true
-		}
-		out.Accessor = outer
-		out.Expr, out.ExprCursor = outer, cur.Parent().Parent()
-	}
-	pcur := out.ExprCursor.Parent()
-	blank := func(e ast.Expr) bool {
-		id, ok := e.(*ast.Ident)
-		return ok && id.Name == "_"
-	}
-	ident := func(e ast.Expr) ast.Expr {
-		if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
-			return id
-		}
-		return nil
-	}
-	// lhs returns the variables a single-valued or two-valued read is
-	// assigned to, when it is the only right-hand side.
-	var lhs []ast.Expr
-	switch p := pcur.Node().(type) {
-	case *ast.ExprStmt:
-		out.Read, out.Stmt = ReadNone, p
-		return out, true
-	case *ast.AssignStmt:
-		if len(p.Rhs) != 1 || (p.Tok != token.DEFINE && p.Tok != token.ASSIGN) {
-			return out, true
-		}
-		lhs, out.Stmt = p.Lhs, p
-	case *ast.ValueSpec:
-		if len(p.Values) != 1 {
-			return out, true
-		}
-		for _, n := range p.Names {
-			lhs = append(lhs, n)
-		}
-		out.Stmt = p
-	}
-	for _, l := range lhs {
-		if !blank(l) && ident(l) == nil {
-			// Assigned to a field or an index: not followed.
-			out.Stmt = nil
-			return out, true
-		}
-	}
-	switch accessor {
-	case "":
-		// The command value itself.
-		if len(lhs) == 1 && blank(lhs[0]) {
-			out.Read = ReadNone
-		} else {
-			out.Stmt = nil
-		}
-		return out, true
-	case "Err":
-		if lhs == nil {
-			out.Read, out.Err = ReadErr, out.Accessor
-			return out, true
-		}
-		out.Read, out.Err = ReadErr, ident(lhs[0])
-	case "Val":
-		if lhs == nil {
-			out.Read, out.Value = ReadValue, out.Accessor
-			return out, true
-		}
-		out.Read, out.Value = ReadValue, ident(lhs[0])
-	case "Result":
-		if len(lhs) != 2 {
-			out.Stmt = nil
-			return out, true // returned or passed on
-		}
-		out.Value, out.Err = ident(lhs[0]), ident(lhs[1])
-		switch {
-		case out.Value != nil && out.Err != nil:
-			out.Read = ReadBoth
-		case out.Value != nil:
-			out.Read = ReadValue
-		case out.Err != nil:
-			out.Read = ReadErr
-		}
-		if out.Read != 0 {
-			return out, true
-		}
-	}
-	if out.Value == nil && out.Err == nil {
-		out.Read = ReadNone
-	}
-	return out, true
-}
-
-// getFlag reports whether a SetArgs literal may set Get.
-func getFlag(o *Op) bool {
-	if len(o.Call.Args) == 0 {
-		return false
-	}
-	lit, ok := ast.Unparen(o.Call.Args[len(o.Call.Args)-1]).(*ast.CompositeLit)
-	if !ok {
-		return true
-	}
-	for _, e := range lit.Elts {
-		kv, ok := e.(*ast.KeyValueExpr)
-		if !ok {
-			return true
-		}
-		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Get" {
-			if v, ok := ast.Unparen(kv.Value).(*ast.Ident); !ok || v.Name != "false" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func (goRedis) busyErr(info *types.Info, o *Op, e ast.Expr) bool {
-	var id *ast.Ident
-	switch x := e.(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
-		return false
-	}
-	obj := info.ObjectOf(id)
-	if obj == nil || obj.Pkg() == nil || obj.Name() != "Nil" || obj.Parent() != obj.Pkg().Scope() {
-		return false
-	}
-	switch obj.(type) {
-	case *types.Const, *types.Var:
-	default:
-		return false
-	}
-	path := obj.Pkg().Path()
-	return goRedisPaths[path] == o.Client || goRedisBase[o.Client] == path
-}
-
-func (goRedis) busyTest(info *types.Info, o *Op, call *ast.CallExpr) (ast.Expr, bool) {
-	fn, ok := typeutil.Callee(info, call).(*types.Func)
-	if !ok || fn.Pkg() == nil || len(call.Args) != 1 || goRedisBase[o.Client] != fn.Pkg().Path() {
-		return nil, false
-	}
-	switch fn.Name() {
-	case "IsRedisNil", "IsValkeyNil":
-		return call.Args[0], true
-	}
-	return nil, false
-}
-
-func (goRedis) readBoth(out Outcome, name string) ([]analysis.TextEdit, bool) {
-	as := out.Stmt.(*ast.AssignStmt)
-	sel, ok := out.Accessor.Fun.(*ast.SelectorExpr)
-	if !ok {
-		return nil, false
-	}
-	switch {
-	case sel.Sel.Name == "Err" && len(as.Lhs) == 1:
-		return []analysis.TextEdit{
-			{Pos: as.Lhs[0].Pos(), End: as.Lhs[0].Pos(), NewText: []byte(name + ", ")},
-			fixes.Replace(sel.Sel, "Result"),
-		}, true
-	case sel.Sel.Name == "Result" && len(as.Lhs) == 2:
-		return []analysis.TextEdit{fixes.Replace(as.Lhs[0], name)}, true
-	}
-	return nil, false
-}
-
 // busyRead says how an adapter rewrites the read of an acquire whose busy
 // answer moves from (false, nil) to the client's nil-reply error (SETNX
 // rewritten into SET NX).
@@ -429,4 +229,191 @@ func keepBusyFalse(pass *analysis.Pass, out Outcome, r busyRead) ([]analysis.Tex
 		text += "\n" + ind + s
 	}
 	return append(edits, analysis.TextEdit{Pos: as.End(), End: as.End(), NewText: []byte(text)}), true
+}
+
+// readShape is what an outcome's expression yields.
+type readShape uint8
+
+const (
+	readCmd       readShape = iota // the command value itself
+	readErrOnly                    // an error
+	readValueOnly                  // a value
+	readPair                       // a value and an error
+)
+
+// accessor is the method called in place on the value of the call at cur
+// (rdb.SetNX(…).Err()): its selector, and the cursor at its call. sel is
+// nil when the value is not the operand of a selector; ok is false when
+// it is not, or when the selected method is not called in place with no
+// arguments.
+func accessor(cur inspector.Cursor) (sel *ast.SelectorExpr, acc inspector.Cursor, ok bool) {
+	sel, isSel := cur.Parent().Node().(*ast.SelectorExpr)
+	if !isSel || sel.X != cur.Node() {
+		return nil, inspector.Cursor{}, false
+	}
+	call, isCall := cur.Parent().Parent().Node().(*ast.CallExpr)
+	if !isCall || call.Fun != sel || len(call.Args) != 0 {
+		return sel, inspector.Cursor{}, false
+	}
+	return sel, cur.Parent().Parent(), true
+}
+
+// readReply fills in how the code reads the reply of the acquire o: in
+// place by one of the accessors reads names (cmd.Err() yields an error,
+// cmd.Result() a pair), a method of a package ours accepts; or as the
+// command value itself. Another method, or one not called in place, is a
+// read not followed (ReadOther).
+func readReply(info *types.Info, out Outcome, o *Op, reads map[string]readShape, ours func(path string) bool) Outcome {
+	out.Expr, out.ExprCursor = o.Call, o.Cursor
+	sel, acc, ok := accessor(o.Cursor)
+	if sel == nil {
+		return shapeRead(out, readCmd)
+	}
+	read, known := reads[sel.Sel.Name]
+	if !ok || !known {
+		return out
+	}
+	call := acc.Node().(*ast.CallExpr)
+	if fn, ok := typeutil.Callee(info, call).(*types.Func); !ok || fn.Pkg() == nil || !ours(fn.Pkg().Path()) {
+		return out
+	}
+	out.Accessor = call
+	out.Expr, out.ExprCursor = call, acc
+	return shapeRead(out, read)
+}
+
+// shapeRead fills in how out's expression (out.Expr at out.ExprCursor),
+// which yields what read says, is consumed.
+func shapeRead(out Outcome, read readShape) Outcome {
+	var lhs []ast.Expr
+	switch p := out.ExprCursor.Parent().Node().(type) {
+	case *ast.ExprStmt:
+		out.Read, out.Stmt = ReadNone, p
+		return out
+	case *ast.AssignStmt:
+		if len(p.Rhs) != 1 || (p.Tok != token.DEFINE && p.Tok != token.ASSIGN) {
+			return out
+		}
+		lhs, out.Stmt = p.Lhs, p
+	case *ast.ValueSpec:
+		if len(p.Values) != 1 {
+			return out
+		}
+		for _, n := range p.Names {
+			lhs = append(lhs, n)
+		}
+		out.Stmt = p
+	}
+	for _, l := range lhs {
+		if !isBlank(l) && named(l) == nil {
+			out.Stmt = nil // a field or an index: not followed
+			return out
+		}
+	}
+	switch read {
+	case readCmd:
+		if len(lhs) == 1 && isBlank(lhs[0]) {
+			out.Read = ReadNone
+		} else {
+			out.Stmt = nil
+		}
+	case readErrOnly, readValueOnly:
+		var e ast.Expr
+		if lhs == nil {
+			e = out.Expr // used in place
+		} else {
+			e = named(lhs[0])
+		}
+		if read == readErrOnly {
+			out.Err = e
+		} else {
+			out.Value = e
+		}
+		out.Read = readOf(out.Value, out.Err)
+	case readPair:
+		if len(lhs) != 2 {
+			out.Stmt = nil // returned or passed on
+			return out
+		}
+		out.Value, out.Err = named(lhs[0]), named(lhs[1])
+		out.Read = readOf(out.Value, out.Err)
+	}
+	return out
+}
+
+// readOf is the ReadKind of a read that keeps the value in value and the
+// error in err (nil: not kept).
+func readOf(value, err ast.Expr) ReadKind {
+	switch {
+	case value != nil && err != nil:
+		return ReadBoth
+	case value != nil:
+		return ReadValue
+	case err != nil:
+		return ReadErr
+	}
+	return ReadNone
+}
+
+// isBlank reports whether e is the blank identifier.
+func isBlank(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "_"
+}
+
+// named is e when it is an identifier other than _, or nil.
+func named(e ast.Expr) ast.Expr {
+	if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
+		return id
+	}
+	return nil
+}
+
+// readBothVia returns the edits of an adapter's readBoth for accessors
+// named like go-redis': `err := cmd.ERRONLY()` becomes
+// `name, err := cmd.PAIR()`, and `_, err := read` (read by PAIR, or by
+// anything when pair is "") becomes `name, err := read`.
+func readBothVia(out Outcome, name, errOnly, pair string) ([]analysis.TextEdit, bool) {
+	as := out.Stmt.(*ast.AssignStmt)
+	sel, _ := out.Accessor.Fun.(*ast.SelectorExpr)
+	method := ""
+	if sel != nil {
+		method = sel.Sel.Name
+	}
+	switch {
+	case errOnly != "" && method == errOnly && len(as.Lhs) == 1:
+		return []analysis.TextEdit{
+			{Pos: as.Lhs[0].Pos(), End: as.Lhs[0].Pos(), NewText: []byte(name + ", ")},
+			fixes.Replace(sel.Sel, pair),
+		}, true
+	case (pair == "" || method == pair) && len(as.Lhs) == 2 && isBlank(as.Lhs[0]):
+		return []analysis.TextEdit{fixes.Replace(as.Lhs[0], name)}, true
+	}
+	return nil, false
+}
+
+// pkgLevel is the package-level object that e names (x, or pkg.x), or nil:
+// a client's nil-reply error value is one (redis.Nil).
+func pkgLevel(info *types.Info, e ast.Expr) types.Object {
+	var id *ast.Ident
+	switch x := e.(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return nil
+	}
+	obj := info.ObjectOf(id)
+	if obj == nil || obj.Pkg() == nil || obj.Parent() != obj.Pkg().Scope() {
+		return nil
+	}
+	return obj
+}
+
+// isPkgVar reports whether e names the package-level variable name of a
+// package whose path ours accepts.
+func isPkgVar(info *types.Info, e ast.Expr, name string, ours func(path string) bool) bool {
+	v, ok := pkgLevel(info, e).(*types.Var)
+	return ok && v.Name() == name && ours(v.Pkg().Path())
 }

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/internal/lua"
@@ -173,31 +171,6 @@ func chainAt(info *types.Info, body *ast.BlockStmt, e ast.Expr) (c *rcmd, inline
 		return nil, false
 	}
 	return parseChain(info, rhs), false
-}
-
-func cursorAt(pass *analysis.Pass, n ast.Node) (inspector.Cursor, bool) {
-	in, ok := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	if !ok {
-		return inspector.Cursor{}, false
-	}
-	c, ok := in.Root().FindByPos(n.Pos(), n.End())
-	if !ok || c.Node() != n {
-		return inspector.Cursor{}, false
-	}
-	return c, true
-}
-
-// funcBody is the body of the innermost function around cur.
-func funcBody(cur inspector.Cursor) *ast.BlockStmt {
-	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		switch n := c.Node().(type) {
-		case *ast.FuncDecl:
-			return n.Body
-		case *ast.FuncLit:
-			return n.Body
-		}
-	}
-	return nil
 }
 
 // rueidisSend reports whether fn is the client method name (Do, DoCache,
@@ -595,17 +568,18 @@ func (r rueidisClient) keepSetnxRead(pass *analysis.Pass, o *Op) ([]analysis.Tex
 
 // --- outcome ---
 
-// outcome: SETNX answers 1 or 0, read by AsBool as true/false with a nil
-// error (BusyFalse); SET … NX answers OK or a nil reply, which every
-// accessor turns into rueidis.Nil (BusyErr; ToString gives "OK" or "").
-// NonRedisError reports only transport errors: a held key, like any
-// answer from the server, comes back as nil, as with BusyFalse.
+// rueidisReads are the accessors on a RedisResult and what they yield.
+var rueidisReads = map[string]readShape{
+	"Error": readErrOnly, "NonRedisError": readErrOnly,
+	"AsBool": readPair, "ToString": readPair, "AsInt64": readPair, "ToInt64": readPair,
+}
+
 func (r rueidisClient) outcome(info *types.Info, o *Op) (Outcome, bool) {
 	c, _ := r.chainOf(o)
 	if c == nil || !sentBy(o, "Do") {
 		return Outcome{}, false
 	}
-	out := Outcome{Busy: BusyErr, Expr: o.Call, ExprCursor: o.Cursor}
+	out := Outcome{Busy: BusyErr}
 	switch {
 	case c.name == "SETNX":
 		out.Busy = BusyFalse
@@ -613,128 +587,15 @@ func (r rueidisClient) outcome(info *types.Info, o *Op) (Outcome, bool) {
 	default:
 		return Outcome{}, false
 	}
-	cur := o.Cursor
-	read := readCmd
-	if sel, ok := cur.Parent().Node().(*ast.SelectorExpr); ok && sel.X == o.Call {
-		outer, ok := cur.Parent().Parent().Node().(*ast.CallExpr)
-		if !ok || outer.Fun != sel || len(outer.Args) != 0 {
-			return out, true
-		}
-		if fn, ok := typeutil.Callee(info, outer).(*types.Func); !ok || fn.Pkg() == nil || fn.Pkg().Path() != rueidisPath {
-			return out, true
-		}
-		switch sel.Sel.Name {
-		case "Error":
-			read = readErrOnly
-		case "NonRedisError":
-			read, out.Busy = readErrOnly, BusyFalse
-		case "AsBool", "ToString", "AsInt64", "ToInt64":
-			read = readPair
-		default:
-			return out, true
-		}
-		out.Accessor = outer
-		out.Expr, out.ExprCursor = outer, cur.Parent().Parent()
+	out = readReply(info, out, o, rueidisReads, func(path string) bool { return path == rueidisPath })
+	if out.Accessor != nil && out.Accessor.Fun.(*ast.SelectorExpr).Sel.Name == "NonRedisError" {
+		out.Busy = BusyFalse
 	}
-	return shapeRead(out, read), true
-}
-
-// readShape is what an outcome's expression yields.
-type readShape uint8
-
-const (
-	readCmd     readShape = iota // the command value itself
-	readErrOnly                  // an error
-	readPair                     // a value and an error
-)
-
-// shapeRead fills in how out's expression (out.Expr at out.ExprCursor),
-// which yields what read says, is consumed.
-func shapeRead(out Outcome, read readShape) Outcome {
-	blank := func(e ast.Expr) bool {
-		id, ok := e.(*ast.Ident)
-		return ok && id.Name == "_"
-	}
-	ident := func(e ast.Expr) ast.Expr {
-		if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
-			return id
-		}
-		return nil
-	}
-	var lhs []ast.Expr
-	switch p := out.ExprCursor.Parent().Node().(type) {
-	case *ast.ExprStmt:
-		out.Read, out.Stmt = ReadNone, p
-		return out
-	case *ast.AssignStmt:
-		if len(p.Rhs) != 1 || (p.Tok != token.DEFINE && p.Tok != token.ASSIGN) {
-			return out
-		}
-		lhs, out.Stmt = p.Lhs, p
-	case *ast.ValueSpec:
-		if len(p.Values) != 1 {
-			return out
-		}
-		for _, n := range p.Names {
-			lhs = append(lhs, n)
-		}
-		out.Stmt = p
-	}
-	for _, l := range lhs {
-		if !blank(l) && ident(l) == nil {
-			out.Stmt = nil
-			return out
-		}
-	}
-	switch read {
-	case readCmd:
-		if len(lhs) == 1 && blank(lhs[0]) {
-			out.Read = ReadNone
-		} else {
-			out.Stmt = nil
-		}
-	case readErrOnly:
-		if lhs == nil {
-			out.Read, out.Err = ReadErr, out.Expr
-			return out
-		}
-		if out.Err = ident(lhs[0]); out.Err != nil {
-			out.Read = ReadErr
-		} else {
-			out.Read = ReadNone
-		}
-	case readPair:
-		if len(lhs) != 2 {
-			out.Stmt = nil
-			return out
-		}
-		out.Value, out.Err = ident(lhs[0]), ident(lhs[1])
-		switch {
-		case out.Value != nil && out.Err != nil:
-			out.Read = ReadBoth
-		case out.Value != nil:
-			out.Read = ReadValue
-		case out.Err != nil:
-			out.Read = ReadErr
-		default:
-			out.Read = ReadNone
-		}
-	}
-	return out
+	return out, true
 }
 
 func (rueidisClient) busyErr(info *types.Info, _ *Op, e ast.Expr) bool {
-	var id *ast.Ident
-	switch x := e.(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
-		return false
-	}
-	v, ok := info.ObjectOf(id).(*types.Var)
-	return ok && v.Pkg() != nil && v.Pkg().Path() == rueidisPath && v.Name() == "Nil" && v.Parent() == v.Pkg().Scope()
+	return isPkgVar(info, e, "Nil", func(path string) bool { return path == rueidisPath })
 }
 
 func (rueidisClient) busyTest(info *types.Info, _ *Op, call *ast.CallExpr) (ast.Expr, bool) {
@@ -745,41 +606,18 @@ func (rueidisClient) busyTest(info *types.Info, _ *Op, call *ast.CallExpr) (ast.
 	return call.Args[0], true
 }
 
-// readBoth: `err := …Error()` becomes `name, err := …AsBool()`, and
-// `_, err := …AsBool()` names the value.
 func (rueidisClient) readBoth(out Outcome, name string) ([]analysis.TextEdit, bool) {
-	as := out.Stmt.(*ast.AssignStmt)
-	sel, ok := out.Accessor.Fun.(*ast.SelectorExpr)
-	if !ok {
-		return nil, false
-	}
-	switch {
-	case sel.Sel.Name == "Error" && len(as.Lhs) == 1:
-		return []analysis.TextEdit{
-			{Pos: as.Lhs[0].Pos(), End: as.Lhs[0].Pos(), NewText: []byte(name + ", ")},
-			fixes.Replace(sel.Sel, "AsBool"),
-		}, true
-	case sel.Sel.Name == "AsBool" && len(as.Lhs) == 2:
-		return []analysis.TextEdit{fixes.Replace(as.Lhs[0], name)}, true
-	}
-	return nil, false
+	return readBothVia(out, name, "Error", "AsBool")
 }
 
 // --- replies ---
 
-// reply: a RedisResult accessor that returns (value, error), assigned to
-// two variables, keeps the value in the first.
 func (rueidisClient) reply(info *types.Info, o *Op) (ast.Expr, *types.Var) {
 	if !sentBy(o, "Do", "DoCache") {
 		return nil, nil
 	}
-	sel, ok := o.Cursor.Parent().Node().(*ast.SelectorExpr)
-	if !ok || sel.X != o.Call {
-		return nil, nil
-	}
-	accessor := o.Cursor.Parent().Parent()
-	call, ok := accessor.Node().(*ast.CallExpr)
-	if !ok || call.Fun != sel || len(call.Args) != 0 {
+	sel, acc, ok := accessor(o.Cursor)
+	if !ok {
 		return nil, nil
 	}
 	switch sel.Sel.Name {
@@ -787,7 +625,7 @@ func (rueidisClient) reply(info *types.Info, o *Op) (ast.Expr, *types.Var) {
 	default:
 		return nil, nil
 	}
-	return nil, pairFirst(info, accessor.Parent().Node())
+	return nil, pairFirst(info, acc.Parent().Node())
 }
 
 // --- owner-checked release and renewal ---
@@ -838,14 +676,7 @@ func (r rueidisClient) renewable(o *Op) bool {
 }
 
 func (rueidisClient) scriptCtorFor(pass *analysis.Pass, o *Op) (*types.Package, string, bool) {
-	fn, ok := typeutil.Callee(pass.TypesInfo, o.Call).(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != rueidisPath {
-		return nil, "", false
-	}
-	if _, ok := fn.Pkg().Scope().Lookup("NewLuaScript").(*types.Func); !ok {
-		return nil, "", false
-	}
-	return fn.Pkg(), "NewLuaScript", true
+	return ctorIn(pass, o, "NewLuaScript", func(path string) bool { return path == rueidisPath })
 }
 
 // runScript replaces client.Do(ctx, cmd) by v.Exec(ctx, client,
@@ -895,22 +726,11 @@ func (rueidisClient) ttlArg(pass *analysis.Pass, o *Op) (string, []analysis.Text
 	}
 	ms := ""
 	if d := durationCount(info, o.TTL, time.Duration(scale)*time.Millisecond); d != nil {
-		ms = fixes.Text(pass.Fset, d)
-		switch ast.Unparen(d).(type) {
-		case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr, *ast.IndexExpr:
-		default:
-			ms = "(" + ms + ")"
-		}
-		ms += ".Milliseconds()"
+		ms = operand(fixes.Text(pass.Fset, d), d, false) + ".Milliseconds()"
 	} else {
 		ms = fixes.Text(pass.Fset, o.TTL)
 		if scale != 1 {
-			switch ast.Unparen(o.TTL).(type) {
-			case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr, *ast.IndexExpr, *ast.BasicLit:
-			default:
-				ms = "(" + ms + ")"
-			}
-			ms += " * 1000"
+			ms = operand(ms, o.TTL, true) + " * 1000"
 		}
 	}
 	file := fileAt(pass, o.res, o.Call.Pos())

@@ -1,0 +1,114 @@
+package redisops
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+)
+
+// Small syntax and type helpers every adapter uses.
+
+func takesContext(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Params().Len() == 0 {
+		return false
+	}
+	named, ok := types.Unalias(sig.Params().At(0).Type()).(*types.Named)
+	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "context" && named.Obj().Name() == "Context"
+}
+
+// recvNamed is the name of fn's receiver's named type, or "".
+func recvNamed(fn *types.Func) string {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}
+
+// variadic returns the arguments of a variadic tail; with a spread
+// (f(xs...)) it returns nil.
+func variadic(call *ast.CallExpr, tail []ast.Expr) []ast.Expr {
+	if call.Ellipsis.IsValid() {
+		return nil
+	}
+	return tail
+}
+
+// sliceElems returns the elements of a []string{…} literal; otherwise
+// nil and spread=true.
+func sliceElems(e ast.Expr) ([]ast.Expr, bool) {
+	if lit, ok := ast.Unparen(e).(*ast.CompositeLit); ok {
+		return lit.Elts, false
+	}
+	return nil, true
+}
+
+func constInt(info *types.Info, e ast.Expr) *int64 {
+	if e == nil {
+		return nil
+	}
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return nil
+	}
+	v, exact := constant.Int64Val(tv.Value)
+	if !exact {
+		return nil
+	}
+	return &v
+}
+
+func constString(info *types.Info, e ast.Expr) *string {
+	if e == nil {
+		return nil
+	}
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return nil
+	}
+	s := constant.StringVal(tv.Value)
+	return &s
+}
+
+// isConstBool reports whether e is a boolean constant.
+func isConstBool(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool
+}
+
+func cursorAt(pass *analysis.Pass, n ast.Node) (inspector.Cursor, bool) {
+	in, ok := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	if !ok {
+		return inspector.Cursor{}, false
+	}
+	c, ok := in.Root().FindByPos(n.Pos(), n.End())
+	if !ok || c.Node() != n {
+		return inspector.Cursor{}, false
+	}
+	return c, true
+}
+
+// funcBody is the body of the innermost function around cur.
+func funcBody(cur inspector.Cursor) *ast.BlockStmt {
+	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		switch n := c.Node().(type) {
+		case *ast.FuncDecl:
+			return n.Body
+		case *ast.FuncLit:
+			return n.Body
+		}
+	}
+	return nil
+}
