@@ -13,7 +13,7 @@ func TestCapabilityTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	adapters := map[string]adapter{"goRedis": goRedis{}, "redigo": redigo{}, "rueidis": rueidisClient{}, "memcache": memcache{}, "lockLibs": lockLibs{}, "declared": (*declared)(nil)}
+	adapters := map[string]adapter{"goRedis": goRedis{}, "redigo": redigo{}, "rueidis": rueidisNative, "memcache": memcache{}, "lockLibs": lockLibs{}, "declared": (*declared)(nil)}
 	has := map[string]func(adapter) bool{
 		"scopeOpener":  func(a adapter) bool { _, ok := a.(scopeOpener); return ok },
 		"flusher":      func(a adapter) bool { _, ok := a.(flusher); return ok },

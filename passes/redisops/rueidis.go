@@ -16,7 +16,8 @@ import (
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 )
 
-// rueidisClient knows github.com/redis/rueidis: commands built with the
+// rueidisClient knows github.com/redis/rueidis, and any client with its
+// API under another module path: commands built with the
 // typed builder (client.B().Set().Key(k).Value(v).Nx().ExSeconds(30).Build())
 // and sent with Do or DoCache, or batched with DoMulti, and Lua scripts
 // run with (*Lua).Exec. (rueidiscompat, the go-redis-shaped adapter, is
@@ -32,45 +33,70 @@ import (
 //
 // Method is the Redis command (SETNX, SET, EXPIRE, …), or Exec for a Lua
 // script object.
-type rueidisClient struct{}
-
-func init() {
-	register(rueidisClient{}, []string{"Do", "DoCache", "DoMulti", "Build", "Exec"})
+type rueidisClient struct {
+	name  string // the ops' Client
+	path  string // the client package
+	pkg   string // its package name
+	isNil string // its predicate that tests an error for the nil reply
+	cmds  string // the package of its command builders
 }
+
+// newRueidisClient describes a client with rueidis' API: its name (the
+// ops' Client), package path and name, and nil-reply predicate.
+func newRueidisClient(name, path, pkg, isNil string) rueidisClient {
+	return rueidisClient{name: name, path: path, pkg: pkg, isNil: isNil, cmds: path + "/internal/cmds"}
+}
+
+// rueidisNative is rueidis itself.
+var rueidisNative = newRueidisClient("rueidis", "github.com/redis/rueidis", "rueidis", "IsRedisNil")
+
+// rueidisNames are the calls a rueidis-like client's ops can be.
+var rueidisNames = []string{"Do", "DoCache", "DoMulti", "Build", "Exec"}
+
+// valkey-go (github.com/valkey-io/valkey-go) is rueidis under another
+// module path, with the same builders, Do/DoMulti, Lua and
+// DedicatedClient; its package is valkey, its nil reply valkey.Nil and
+// its predicate IsValkeyNil. Its native client is one more registration,
+//
+//	register(newRueidisClient("valkey-go", "github.com/valkey-io/valkey-go", "valkey", "IsValkeyNil"), rueidisNames)
+//
+// plus its testdata. It is not registered yet: its module could not be
+// fetched where this adapter was written, and an adapter no test runs
+// against the real module is a guess. (valkeycompat, its go-redis-shaped
+// adapter, is the go-redis adapter's.)
+func init() { register(rueidisNative, rueidisNames) }
 
 // The capabilities this adapter has (capabilities.go).
 var (
-	_ adapter      = rueidisClient{}
-	_ scriptMaker  = rueidisClient{}
-	_ ttlSetter    = rueidisClient{}
-	_ outcomer     = rueidisClient{}
-	_ nilReplier   = rueidisClient{}
-	_ nilTester    = rueidisClient{}
-	_ readBother   = rueidisClient{}
-	_ replier      = rueidisClient{}
-	_ releaser     = rueidisClient{}
-	_ scriptRunner = rueidisClient{}
-	_ ttlArger     = rueidisClient{}
-	_ adviser      = rueidisClient{}
+	_ adapter      = rueidisNative
+	_ scriptMaker  = rueidisNative
+	_ ttlSetter    = rueidisNative
+	_ outcomer     = rueidisNative
+	_ nilReplier   = rueidisNative
+	_ nilTester    = rueidisNative
+	_ readBother   = rueidisNative
+	_ replier      = rueidisNative
+	_ releaser     = rueidisNative
+	_ scriptRunner = rueidisNative
+	_ ttlArger     = rueidisNative
+	_ adviser      = rueidisNative
 )
 
-const (
-	rueidisPath     = "github.com/redis/rueidis"
-	rueidisCmdsPath = "github.com/redis/rueidis/internal/cmds"
-)
+// ours reports whether path is the client package.
+func (r rueidisClient) ours(path string) bool { return path == r.path }
 
-func (rueidisClient) family(fn *types.Func) string {
+func (r rueidisClient) family(fn *types.Func) string {
 	switch fn.Pkg().Path() {
-	case rueidisPath, rueidisCmdsPath:
-		return "rueidis"
+	case r.path, r.cmds:
+		return r.name
 	}
 	return ""
 }
 
 // scriptCtor: rueidis.NewLuaScript(src, opts…) and its variants
 // (ReadOnly, NoSha, Retryable).
-func (rueidisClient) scriptCtor(call *ast.CallExpr, fn *types.Func) (ast.Expr, bool) {
-	if fn.Pkg().Path() != rueidisPath || !strings.HasPrefix(fn.Name(), "NewLuaScript") || len(call.Args) == 0 {
+func (r rueidisClient) scriptCtor(call *ast.CallExpr, fn *types.Func) (ast.Expr, bool) {
+	if fn.Pkg().Path() != r.path || !strings.HasPrefix(fn.Name(), "NewLuaScript") || len(call.Args) == 0 {
 		return nil, false
 	}
 	if sig := fn.Signature(); sig.Recv() != nil {
@@ -115,7 +141,7 @@ func (c *rcmd) arg(name string) ast.Expr {
 
 // parseChain reads the builder chain ending in the Build() or Cache() call
 // e. It fails for anything else.
-func parseChain(info *types.Info, e ast.Expr) *rcmd {
+func (r rueidisClient) parseChain(info *types.Info, e ast.Expr) *rcmd {
 	end, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
 		return nil
@@ -132,7 +158,7 @@ func parseChain(info *types.Info, e ast.Expr) *rcmd {
 			return nil
 		}
 		fn, ok := typeutil.Callee(info, call).(*types.Func)
-		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != rueidisCmdsPath || fn.Signature().Recv() == nil {
+		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != r.cmds || fn.Signature().Recv() == nil {
 			return nil
 		}
 		if recvNamed(fn) == "Builder" {
@@ -154,8 +180,8 @@ func parseChain(info *types.Info, e ast.Expr) *rcmd {
 // chainAt reads the command argument e of a Do, DoCache or DoMulti call:
 // a chain written there, or a local variable of body defined once from a
 // chain and used only there (at use). inline reports the former.
-func chainAt(info *types.Info, body *ast.BlockStmt, e ast.Expr) (c *rcmd, inline bool) {
-	if c := parseChain(info, e); c != nil {
+func (r rueidisClient) chainAt(info *types.Info, body *ast.BlockStmt, e ast.Expr) (c *rcmd, inline bool) {
+	if c := r.parseChain(info, e); c != nil {
 		return c, true
 	}
 	id, ok := ast.Unparen(e).(*ast.Ident)
@@ -170,13 +196,13 @@ func chainAt(info *types.Info, body *ast.BlockStmt, e ast.Expr) (c *rcmd, inline
 	if rhs == nil || uses != 1 {
 		return nil, false
 	}
-	return parseChain(info, rhs), false
+	return r.parseChain(info, rhs), false
 }
 
-// rueidisSend reports whether fn is the client method name (Do, DoCache,
-// DoMulti) of rueidis.
-func rueidisSend(fn *types.Func, name string) bool {
-	return fn.Pkg() != nil && fn.Pkg().Path() == rueidisPath && fn.Name() == name && fn.Signature().Recv() != nil
+// sends reports whether fn is the client method name (Do, DoCache,
+// DoMulti).
+func (r rueidisClient) sends(fn *types.Func, name string) bool {
+	return fn.Pkg() != nil && fn.Pkg().Path() == r.path && fn.Name() == name && fn.Signature().Recv() != nil
 }
 
 // --- operations ---
@@ -184,9 +210,9 @@ func rueidisSend(fn *types.Func, name string) bool {
 func (r rueidisClient) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op {
 	info := pass.TypesInfo
 	switch {
-	case fn.Pkg().Path() == rueidisCmdsPath && fn.Name() == "Build":
+	case fn.Pkg().Path() == r.cmds && fn.Name() == "Build":
 		return r.batched(pass, call)
-	case rueidisSend(fn, "Do") || rueidisSend(fn, "DoCache"):
+	case r.sends(fn, "Do") || r.sends(fn, "DoCache"):
 		if len(call.Args) < 2 {
 			return nil
 		}
@@ -195,7 +221,7 @@ func (r rueidisClient) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Fun
 			return nil
 		}
 		body := funcBody(cur)
-		c, _ := chainAt(info, body, call.Args[1])
+		c, _ := r.chainAt(info, body, call.Args[1])
 		if c == nil {
 			return nil
 		}
@@ -206,12 +232,12 @@ func (r rueidisClient) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Fun
 		op.Recv = ast.Unparen(call.Fun).(*ast.SelectorExpr).X
 		op.Scope.InWatch = r.watched(info, body, op.Recv, call.Pos())
 		return op
-	case fn.Name() == "Exec" && recvNamed(fn) == "Lua" && fn.Pkg().Path() == rueidisPath:
+	case fn.Name() == "Exec" && recvNamed(fn) == "Lua" && fn.Pkg().Path() == r.path:
 		// s.Exec(ctx, client, keys, args)
 		if len(call.Args) != 4 {
 			return nil
 		}
-		op := &Op{Kind: Script, Call: call, Client: "rueidis", Method: "Exec"}
+		op := &Op{Kind: Script, Call: call, Client: r.name, Method: "Exec"}
 		op.Script = ast.Unparen(call.Fun).(*ast.SelectorExpr).X
 		op.Keys, op.KeysSpread = sliceElems(call.Args[2])
 		if lit, ok := ast.Unparen(call.Args[3]).(*ast.CompositeLit); ok {
@@ -270,10 +296,10 @@ func (r rueidisClient) batched(pass *analysis.Pass, build *ast.CallExpr) *Op {
 	if multi == nil || multi.Ellipsis.IsValid() || len(multi.Args) < 2 {
 		return nil
 	}
-	if fn, ok := typeutil.Callee(info, multi).(*types.Func); !ok || !rueidisSend(fn, "DoMulti") {
+	if fn, ok := typeutil.Callee(info, multi).(*types.Func); !ok || !r.sends(fn, "DoMulti") {
 		return nil
 	}
-	c := parseChain(info, build)
+	c := r.parseChain(info, build)
 	if c == nil {
 		return nil
 	}
@@ -290,7 +316,7 @@ func (r rueidisClient) batched(pass *analysis.Pass, build *ast.CallExpr) *Op {
 	op.Recv = recv
 	op.Scope = Scope{Kind: Pipeline, Node: multi, Client: recv, InWatch: r.watched(info, body, recv, multi.Pos())}
 	for _, a := range multi.Args[1:] {
-		if ac, _ := chainAt(info, body, a); ac != nil && ac.name == "MULTI" {
+		if ac, _ := r.chainAt(info, body, a); ac != nil && ac.name == "MULTI" {
 			op.Scope.Kind = Tx
 		}
 	}
@@ -299,7 +325,7 @@ func (r rueidisClient) batched(pass *analysis.Pass, build *ast.CallExpr) *Op {
 
 // watched reports whether a WATCH was sent on the dedicated connection recv
 // (a variable) earlier in body: the optimistic check-then-set recipe.
-func (rueidisClient) watched(info *types.Info, body *ast.BlockStmt, recv ast.Expr, pos token.Pos) bool {
+func (r rueidisClient) watched(info *types.Info, body *ast.BlockStmt, recv ast.Expr, pos token.Pos) bool {
 	id, ok := ast.Unparen(recv).(*ast.Ident)
 	if !ok || body == nil {
 		return false
@@ -309,7 +335,7 @@ func (rueidisClient) watched(info *types.Info, body *ast.BlockStmt, recv ast.Exp
 		return false
 	}
 	// Only a dedicated connection keeps a WATCH for the commands after it.
-	if n, ok := types.Unalias(obj.Type()).(*types.Named); !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != rueidisPath || n.Obj().Name() != "DedicatedClient" {
+	if n, ok := types.Unalias(obj.Type()).(*types.Named); !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != r.path || n.Obj().Name() != "DedicatedClient" {
 		return false
 	}
 	found := false
@@ -326,11 +352,11 @@ func (rueidisClient) watched(info *types.Info, body *ast.BlockStmt, recv ast.Exp
 			return true
 		}
 		fn, ok := typeutil.Callee(info, call).(*types.Func)
-		if !ok || !rueidisSend(fn, "Do") && !rueidisSend(fn, "DoMulti") {
+		if !ok || !r.sends(fn, "Do") && !r.sends(fn, "DoMulti") {
 			return true
 		}
 		for _, a := range call.Args[1:] {
-			if c, _ := chainAt(info, body, a); c != nil && c.name == "WATCH" {
+			if c, _ := r.chainAt(info, body, a); c != nil && c.name == "WATCH" {
 				found = true
 			}
 		}
@@ -399,12 +425,12 @@ func (c *rcmd) opts(cmd *command) cmdOpts {
 
 // fromChain builds the op of the command c, sent by call, from the
 // command table: each argument is the builder step named after it.
-func (rueidisClient) fromChain(info *types.Info, call *ast.CallExpr, c *rcmd) *Op {
+func (r rueidisClient) fromChain(info *types.Info, call *ast.CallExpr, c *rcmd) *Op {
 	cmd := c.command()
 	if cmd == nil {
 		return nil
 	}
-	op := &Op{Call: call, Client: "rueidis", Method: c.name}
+	op := &Op{Call: call, Client: r.name, Method: c.name}
 	fixed := make([]ast.Expr, len(cmd.args))
 	for i, a := range cmd.args {
 		switch a.role {
@@ -439,23 +465,23 @@ func (rueidisClient) fromChain(info *types.Info, call *ast.CallExpr, c *rcmd) *O
 
 // chainOf re-reads the builder chain of the op o, and reports whether it
 // is written in the op's call (not through a variable).
-func (rueidisClient) chainOf(o *Op) (*rcmd, bool) {
+func (r rueidisClient) chainOf(o *Op) (*rcmd, bool) {
 	if o.Func == nil || o.Kind == Script && o.Method == "Exec" {
 		return nil, false
 	}
 	info := o.Func.info
 	if fn, ok := typeutil.Callee(info, o.Call).(*types.Func); ok && fn.Name() == "Build" {
-		return parseChain(info, o.Call), true
+		return r.parseChain(info, o.Call), true
 	}
 	if len(o.Call.Args) < 2 {
 		return nil, false
 	}
-	return chainAt(info, o.Func.Body, o.Call.Args[1])
+	return r.chainAt(info, o.Func.Body, o.Call.Args[1])
 }
 
 // sentBy reports whether o is a command sent on its own by one of the
 // client methods names (Do, DoCache).
-func sentBy(o *Op, names ...string) bool {
+func (r rueidisClient) sentBy(o *Op, names ...string) bool {
 	if o.Func == nil {
 		return false
 	}
@@ -464,7 +490,7 @@ func sentBy(o *Op, names ...string) bool {
 		return false
 	}
 	for _, n := range names {
-		if rueidisSend(fn, n) {
+		if r.sends(fn, n) {
 			return true
 		}
 	}
@@ -506,7 +532,7 @@ func (r rueidisClient) withTTL(pass *analysis.Pass, o *Op, ttl string, unit Unit
 			fixes.Replace(csel.Sel, "Set"),
 			{Pos: at, End: at, NewText: []byte(".Nx()" + exp)},
 		}
-		if !sentBy(o, "Do", "DoCache") {
+		if !r.sentBy(o, "Do", "DoCache") {
 			// Batched by DoMulti: its replies come back in the batch's
 			// slice, which the caller (LV102) requires nobody reads.
 			return edits, true
@@ -551,14 +577,14 @@ func (r rueidisClient) keepSetnxRead(pass *analysis.Pass, o *Op) ([]analysis.Tex
 	if file == nil {
 		return nil, false
 	}
-	pkg, imp, ok := fixes.Import(pass, file, rueidisPath, "rueidis", o.Call.Pos())
+	pkg, imp, ok := fixes.Import(pass, file, r.path, r.pkg, o.Call.Pos())
 	if !ok {
 		return nil, false
 	}
 	used := false
 	edits, ok := keepBusyFalse(pass, out, busyRead{
 		from: "AsBool", to: "Error", errOnly: "Error",
-		isNil: func(e string) string { used = true; return pkg + ".IsRedisNil(" + e + ")" },
+		isNil: func(e string) string { used = true; return pkg + "." + r.isNil + "(" + e + ")" },
 	})
 	if !ok || !used {
 		return edits, ok
@@ -576,7 +602,7 @@ var rueidisReads = map[string]readShape{
 
 func (r rueidisClient) outcome(info *types.Info, o *Op) (Outcome, bool) {
 	c, _ := r.chainOf(o)
-	if c == nil || !sentBy(o, "Do") {
+	if c == nil || !r.sentBy(o, "Do") {
 		return Outcome{}, false
 	}
 	out := Outcome{Busy: BusyErr}
@@ -587,20 +613,20 @@ func (r rueidisClient) outcome(info *types.Info, o *Op) (Outcome, bool) {
 	default:
 		return Outcome{}, false
 	}
-	out = readReply(info, out, o, rueidisReads, func(path string) bool { return path == rueidisPath })
+	out = readReply(info, out, o, rueidisReads, r.ours)
 	if out.Accessor != nil && out.Accessor.Fun.(*ast.SelectorExpr).Sel.Name == "NonRedisError" {
 		out.Busy = BusyFalse
 	}
 	return out, true
 }
 
-func (rueidisClient) busyErr(info *types.Info, _ *Op, e ast.Expr) bool {
-	return isPkgVar(info, e, "Nil", func(path string) bool { return path == rueidisPath })
+func (r rueidisClient) busyErr(info *types.Info, _ *Op, e ast.Expr) bool {
+	return isPkgVar(info, e, "Nil", r.ours)
 }
 
-func (rueidisClient) busyTest(info *types.Info, _ *Op, call *ast.CallExpr) (ast.Expr, bool) {
+func (r rueidisClient) busyTest(info *types.Info, _ *Op, call *ast.CallExpr) (ast.Expr, bool) {
 	fn, ok := typeutil.Callee(info, call).(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != rueidisPath || fn.Name() != "IsRedisNil" || len(call.Args) != 1 {
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != r.path || fn.Name() != r.isNil || len(call.Args) != 1 {
 		return nil, false
 	}
 	return call.Args[0], true
@@ -612,8 +638,8 @@ func (rueidisClient) readBoth(out Outcome, name string) ([]analysis.TextEdit, bo
 
 // --- replies ---
 
-func (rueidisClient) reply(info *types.Info, o *Op) (ast.Expr, *types.Var) {
-	if !sentBy(o, "Do", "DoCache") {
+func (r rueidisClient) reply(info *types.Info, o *Op) (ast.Expr, *types.Var) {
+	if !r.sentBy(o, "Do", "DoCache") {
 		return nil, nil
 	}
 	sel, acc, ok := accessor(o.Cursor)
@@ -642,7 +668,7 @@ acquired with (KEYS[1] the lock key, ARGV[1] the token).`
 // DEL of one key does, in the same RedisResult.
 func (r rueidisClient) releases(pass *analysis.Pass, o *Op, tok string, opts ReleaseOptions) []Release {
 	c, inline := r.chainOf(o)
-	if c == nil || !inline || !sentBy(o, "Do") || c.name != "DEL" && c.name != "UNLINK" {
+	if c == nil || !inline || !r.sentBy(o, "Do") || c.name != "DEL" && c.name != "UNLINK" {
 		return nil
 	}
 	fn, ok := typeutil.Callee(pass.TypesInfo, o.Call).(*types.Func)
@@ -668,15 +694,15 @@ func (r rueidisClient) releases(pass *analysis.Pass, o *Op, tok string, opts Rel
 // the call (the replacement drops the chain).
 func (r rueidisClient) renewable(o *Op) bool {
 	c, inline := r.chainOf(o)
-	if c == nil || !inline || !sentBy(o, "Do") {
+	if c == nil || !inline || !r.sentBy(o, "Do") {
 		return false
 	}
 	cmd := c.command()
 	return cmd != nil && cmd.renewable(c.opts(cmd))
 }
 
-func (rueidisClient) scriptCtorFor(pass *analysis.Pass, o *Op) (*types.Package, string, bool) {
-	return ctorIn(pass, o, "NewLuaScript", func(path string) bool { return path == rueidisPath })
+func (r rueidisClient) scriptCtorFor(pass *analysis.Pass, o *Op) (*types.Package, string, bool) {
+	return ctorIn(pass, o, "NewLuaScript", r.ours)
 }
 
 // runScript replaces client.Do(ctx, cmd) by v.Exec(ctx, client,
@@ -685,7 +711,7 @@ func (rueidisClient) scriptCtorFor(pass *analysis.Pass, o *Op) (*types.Package, 
 func (r rueidisClient) runScript(pass *analysis.Pass, o *Op, v string, keys, args []string) ([]analysis.TextEdit, bool) {
 	info := pass.TypesInfo
 	pkg, ctor, ok := r.scriptCtorFor(pass, o)
-	if !ok || !sentBy(o, "Do") || o.Recv == nil {
+	if !ok || !r.sentBy(o, "Do") || o.Recv == nil {
 		return nil, false
 	}
 	ctorFn := pkg.Scope().Lookup(ctor).(*types.Func)
