@@ -7,11 +7,13 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+
 	"golang.org/x/tools/go/ast/inspector"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/cfg"
 
+	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
@@ -480,13 +482,13 @@ func (f *flow) cmp(x, y ast.Expr, op token.Token, o outcomes, dead int) (tri, bo
 				return unknown, true
 			}
 			v = truth((o == acquired) == *f.constBool(r))
-		case f.isVal(l) && f.out.Busy == redisops.BusyNil && (f.isNil(r) || f.constString(r) != nil):
+		case f.isVal(l) && f.out.Busy == redisops.BusyNil && (f.isNil(r) || constval.String(f.info, r) != nil):
 			if dead&valDead != 0 {
 				return unknown, true
 			}
 			// nil when held or failed, the status ("OK") when set.
-			v = truth(o == acquired && f.constString(r) != nil && *f.constString(r) == "OK" || o != acquired && f.isNil(r))
-		case f.isVal(l) && f.out.Busy == redisops.BusyZero && f.constInt(r) != nil:
+			v = truth(o == acquired && constval.String(f.info, r) != nil && *constval.String(f.info, r) == "OK" || o != acquired && f.isNil(r))
+		case f.isVal(l) && f.out.Busy == redisops.BusyZero && constval.Int(f.info, r) != nil:
 			if dead&valDead != 0 {
 				return unknown, true
 			}
@@ -494,8 +496,8 @@ func (f *flow) cmp(x, y ast.Expr, op token.Token, o outcomes, dead int) (tri, bo
 			if o == acquired {
 				got = 1
 			}
-			v = truth(got == *f.constInt(r))
-		case f.isVal(l) && f.out.Busy == redisops.BusyErr && f.constString(r) != nil:
+			v = truth(got == *constval.Int(f.info, r))
+		case f.isVal(l) && f.out.Busy == redisops.BusyErr && constval.String(f.info, r) != nil:
 			if dead&valDead != 0 {
 				return unknown, true
 			}
@@ -504,7 +506,7 @@ func (f *flow) cmp(x, y ast.Expr, op token.Token, o outcomes, dead int) (tri, bo
 			if o == acquired {
 				got = "OK"
 			}
-			v = truth(got == *f.constString(r))
+			v = truth(got == *constval.String(f.info, r))
 		default:
 			continue
 		}
@@ -523,27 +525,6 @@ func (f *flow) errIsBusy(o outcomes) tri {
 func (f *flow) isNil(e ast.Expr) bool {
 	tv, ok := f.info.Types[e]
 	return ok && tv.IsNil()
-}
-
-func (f *flow) constInt(e ast.Expr) *int64 {
-	tv, ok := f.info.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
-		return nil
-	}
-	v, exact := constant.Int64Val(tv.Value)
-	if !exact {
-		return nil
-	}
-	return &v
-}
-
-func (f *flow) constString(e ast.Expr) *string {
-	tv, ok := f.info.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return nil
-	}
-	s := constant.StringVal(tv.Value)
-	return &s
 }
 
 func (f *flow) isVal(e ast.Expr) bool { return f.is(e, f.val, f.out.Value) }

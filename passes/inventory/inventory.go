@@ -338,17 +338,12 @@ func (in *inv) firstExpire(a *redisops.Op) *redisops.Op {
 		return nil
 	}
 	for _, e := range a.Func.Ops {
-		if e.Kind == redisops.Expire && e.Key() != nil && e.TTL != nil && !deletes(in.pass.TypesInfo, e) &&
+		if e.Kind == redisops.Expire && e.Key() != nil && e.TTL != nil && !e.DeletesKey() &&
 			keyid.Same(in.pass.TypesInfo, a.Func.Body, a.Key(), e.Key()) && lockid.After(a, e) {
 			return e
 		}
 	}
 	return nil
-}
-
-func deletes(info *types.Info, e *redisops.Op) bool {
-	tv, ok := info.Types[e.TTL]
-	return ok && tv.Value != nil && tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) <= 0
 }
 
 func (in *inv) site(a *redisops.Op, expire *redisops.Op) *Site {
@@ -674,7 +669,7 @@ func (in *inv) action(op *redisops.Op, first map[*redisops.Op]bool) (act *Action
 		if op.TTL == nil || first[op] {
 			return nil, false, nil
 		}
-		if deletes(in.pass.TypesInfo, op) {
+		if op.DeletesKey() {
 			a.Form = ReleaseDel
 			a.Command += " 0"
 			break

@@ -4,7 +4,6 @@ package noexpire
 
 import (
 	"fmt"
-	"go/constant"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -156,8 +155,7 @@ func setsTTL(pass *analysis.Pass, op *redisops.Op) bool {
 		if op.TTL == nil {
 			return false
 		}
-		tv, ok := pass.TypesInfo.Types[op.TTL]
-		return !ok || tv.Value == nil || tv.Value.Kind() != constant.Int || constant.Sign(tv.Value) > 0
+		return !op.NonPositiveTTL()
 	case redisops.Script:
 		if op.ScriptSrc == "" {
 			return true

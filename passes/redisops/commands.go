@@ -5,6 +5,8 @@ import (
 	"go/types"
 	"strings"
 	"time"
+
+	"github.com/lockvet/lockvet/passes/internal/constval"
 )
 
 // The Redis commands lockvet reads, each described once: what it does to
@@ -211,7 +213,7 @@ func (c *command) fill(info *types.Info, op *Op, args []ast.Expr, o cmdOpts) *Op
 			op.TTL, op.TTLUnit = e, a.unit
 		case roleScript:
 			op.Script = e
-			if s := constString(info, e); s != nil {
+			if s := constval.String(info, e); s != nil {
 				op.ScriptSrc, op.ScriptSrcExpr = *s, e
 			}
 		case roleSHA:
@@ -287,7 +289,7 @@ func positional(info *types.Info, op *Op, name string, args []ast.Expr, spread b
 func positionalOpts(info *types.Info, c *command, ws []ast.Expr) cmdOpts {
 	var o cmdOpts
 	for i := 0; i < len(ws); i++ {
-		s := constString(info, ws[i])
+		s := constval.String(info, ws[i])
 		if s == nil || c.strict && i > 0 {
 			o.unknown = true
 			continue
@@ -312,7 +314,7 @@ func positionalOpts(info *types.Info, c *command, ws []ast.Expr) cmdOpts {
 // splitKeys fills op's keys and arguments from a key count and what
 // follows it; with a count that is not a constant, the keys are unknown.
 func splitKeys(info *types.Info, op *Op, count ast.Expr, rest []ast.Expr) {
-	n := constInt(info, count)
+	n := constval.Int(info, count)
 	if n == nil || *n < 0 || int(*n) > len(rest) {
 		op.KeysSpread = true
 		return

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 )
 
@@ -170,7 +171,7 @@ func (g goRedis) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op
 		op.Keys, op.KeysSpread = sliceElems(args[1])
 		op.Args = variadic(call, args[2:])
 		if name == "Eval" || name == "EvalRO" {
-			if s := constString(info, args[0]); s != nil {
+			if s := constval.String(info, args[0]); s != nil {
 				op.ScriptSrc, op.ScriptSrcExpr = *s, args[0]
 			}
 		}
@@ -208,7 +209,7 @@ func (g goRedis) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op
 	case Acquire:
 		// SetNX(…, 0) sends SETNX (or SET NX) with no expiry; KeepTTL (-1)
 		// on an absent key also leaves none.
-		if v := constInt(info, op.TTL); v != nil && *v <= 0 {
+		if v := constval.Int(info, op.TTL); v != nil && *v <= 0 {
 			op.NoTTL = true
 		}
 	case GetSet:
@@ -253,7 +254,7 @@ func (goRedis) setArgs(info *types.Info, op *Op, args []ast.Expr) *Op {
 			keepTTL = kv.Value
 		}
 	}
-	if s := constString(info, mode); s != nil && strings.EqualFold(*s, "nx") {
+	if s := constval.String(info, mode); s != nil && strings.EqualFold(*s, "nx") {
 		op.Kind = Acquire
 	}
 	op.TTL = ttl
@@ -264,8 +265,8 @@ func (goRedis) setArgs(info *types.Info, op *Op, args []ast.Expr) *Op {
 		// SetArgs sends a TTL only when it is > 0.
 		if ttl == nil {
 			// KEEPTTL on an absent key leaves it without one too.
-			op.NoTTL = keepTTL == nil || isConstBool(info, keepTTL)
-		} else if v := constInt(info, ttl); v != nil && *v <= 0 {
+			op.NoTTL = keepTTL == nil || constval.IsBool(info, keepTTL)
+		} else if v := constval.Int(info, ttl); v != nil && *v <= 0 {
 			op.NoTTL = true
 		}
 	}
@@ -342,7 +343,7 @@ func (goRedis) delEx(info *types.Info, op *Op, args []ast.Expr) *Op {
 			value = kv.Value
 		}
 	}
-	m := constString(info, mode)
+	m := constval.String(info, mode)
 	if m == nil || value == nil {
 		return nil
 	}

@@ -2,7 +2,6 @@ package redisops
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -53,39 +52,6 @@ func sliceElems(e ast.Expr) ([]ast.Expr, bool) {
 		return lit.Elts, false
 	}
 	return nil, true
-}
-
-func constInt(info *types.Info, e ast.Expr) *int64 {
-	if e == nil {
-		return nil
-	}
-	tv, ok := info.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
-		return nil
-	}
-	v, exact := constant.Int64Val(tv.Value)
-	if !exact {
-		return nil
-	}
-	return &v
-}
-
-func constString(info *types.Info, e ast.Expr) *string {
-	if e == nil {
-		return nil
-	}
-	tv, ok := info.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return nil
-	}
-	s := constant.StringVal(tv.Value)
-	return &s
-}
-
-// isConstBool reports whether e is a boolean constant.
-func isConstBool(info *types.Info, e ast.Expr) bool {
-	tv, ok := info.Types[e]
-	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool
 }
 
 func cursorAt(pass *analysis.Pass, n ast.Node) (inspector.Cursor, bool) {

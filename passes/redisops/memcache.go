@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 )
@@ -107,7 +108,7 @@ func (m memcache) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *O
 			if e != nil {
 				op.TTL, op.TTLUnit = e, m.unit(info, cur, e)
 			}
-			if v := constInt(info, e); op.Kind == Acquire && (e == nil || v != nil && *v == 0) {
+			if v := constval.Int(info, e); op.Kind == Acquire && (e == nil || v != nil && *v == 0) {
 				op.NoTTL = true
 			}
 		}
@@ -115,7 +116,7 @@ func (m memcache) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *O
 		if len(call.Args) != 2 {
 			return nil
 		}
-		if v := constInt(info, call.Args[1]); v != nil && *v <= 0 {
+		if v := constval.Int(info, call.Args[1]); v != nil && *v <= 0 {
 			return nil
 		}
 		op.Kind, op.Keys = Expire, []ast.Expr{call.Args[0]}
@@ -148,7 +149,7 @@ func (m memcache) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *O
 		if !ok {
 			return nil
 		}
-		if v := constInt(info, e); v != nil && *v < 0 {
+		if v := constval.Int(info, e); v != nil && *v < 0 {
 			op.Kind = CompareDelete
 			return op
 		}

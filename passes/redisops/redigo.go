@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 )
@@ -147,7 +148,7 @@ func parseRedigo(info *types.Info, call *ast.CallExpr) (*redigoCall, bool) {
 			return nil, false
 		}
 	}
-	if s := constString(info, rc.cmd); s != nil {
+	if s := constval.String(info, rc.cmd); s != nil {
 		rc.name, rc.named = strings.ToUpper(*s), true
 	}
 	return rc, true
@@ -188,10 +189,10 @@ func (redigo) scriptRun(pass *analysis.Pass, op *Op, rc *redigoCall) {
 		op.KeysSpread = true
 		return
 	}
-	if s := constString(info, ctor.Args[1]); s != nil {
+	if s := constval.String(info, ctor.Args[1]); s != nil {
 		op.ScriptSrc, op.ScriptSrcExpr = *s, ctor.Args[1]
 	}
-	n := constInt(info, ctor.Args[0])
+	n := constval.Int(info, ctor.Args[0])
 	switch {
 	case n == nil || int(*n) > len(rc.args):
 		op.KeysSpread = true
@@ -748,7 +749,7 @@ func (redigo) ttlArg(pass *analysis.Pass, o *Op) (string, []analysis.TextEdit, b
 		return "", nil, false
 	}
 	text := fixes.Text(pass.Fset, o.TTL)
-	v := constInt(info, o.TTL)
+	v := constval.Int(info, o.TTL)
 	if v != nil && *v < 1 {
 		return "", nil, false
 	}

@@ -9,6 +9,7 @@ package redisops
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -23,6 +24,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
+	"github.com/lockvet/lockvet/passes/internal/constval"
 )
 
 // Kind is the normalized operation a client call performs.
@@ -151,8 +153,9 @@ type Op struct {
 	Scope Scope
 	Func  *Func // innermost enclosing function
 
-	adapter adapter
-	res     *Result // the result holding the op, for what fixes share
+	adapter  adapter
+	res      *Result        // the result holding the op, for what fixes share
+	ttlConst constant.Value // TTL's value when it is an integer constant
 }
 
 // Key is the first key, or nil.
@@ -161,6 +164,20 @@ func (o *Op) Key() ast.Expr {
 		return nil
 	}
 	return o.Keys[0]
+}
+
+// NonPositiveTTL reports whether the TTL is an integer constant ≤ 0, which
+// no server takes as a TTL: an Expire with it deletes the key, a SET with
+// it fails.
+func (o *Op) NonPositiveTTL() bool {
+	return o.ttlConst != nil && constant.Sign(o.ttlConst) <= 0
+}
+
+// DeletesKey reports whether o is an Expire whose TTL is an integer
+// constant ≤ 0: it deletes the key rather than setting its TTL. That is
+// LV104's finding; the checks about acquires and renewals leave it alone.
+func (o *Op) DeletesKey() bool {
+	return o.Kind == Expire && o.NonPositiveTTL()
 }
 
 // Func is a function (declaration or literal) that contains operations.
@@ -370,6 +387,7 @@ func run(pass *analysis.Pass, cfg *lvconfig.Config) (any, error) {
 		}
 		op.adapter = ad
 		op.res = res
+		op.ttlConst = constval.IntValue(pass.TypesInfo, op.TTL)
 		if op.Scope == (Scope{}) {
 			// Adapters whose batches are not opened by a call on a
 			// receiver (rueidis' DoMulti) set the scope themselves.
@@ -471,7 +489,7 @@ func resolveScripts(pass *analysis.Pass, in *inspector.Inspector, res *Result) {
 			obj = pass.TypesInfo.ObjectOf(x.Sel)
 		}
 		if src, ok := inits[obj]; ok {
-			if s := constString(pass.TypesInfo, src); s != nil {
+			if s := constval.String(pass.TypesInfo, src); s != nil {
 				op.ScriptSrc, op.ScriptSrcExpr = *s, src
 			}
 		}

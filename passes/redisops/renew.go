@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 )
 
@@ -108,7 +109,7 @@ func (s *ScriptVars) plan(inTest bool, pkg *types.Package, ctor string, lead []s
 		if len(call.Args) != 1+len(lead) || call.Ellipsis.IsValid() || !leadArgs(info, call.Args, lead) {
 			continue
 		}
-		if src := constString(info, call.Args[len(lead)]); src != nil && same(*src) && v.id.Name != "_" {
+		if src := constval.String(info, call.Args[len(lead)]); src != nil && same(*src) && v.id.Name != "_" {
 			return &scriptPlan{name: v.id.Name, obj: info.Defs[v.id], ok: true}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 )
@@ -247,7 +248,7 @@ func (r rueidisClient) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Fun
 		if ctor, ok := ast.Unparen(op.Script).(*ast.CallExpr); ok {
 			if cfn, ok := typeutil.Callee(info, ctor).(*types.Func); ok && cfn.Pkg() != nil {
 				if src, ok := r.scriptCtor(ctor, cfn); ok {
-					if s := constString(info, src); s != nil {
+					if s := constval.String(info, src); s != nil {
 						op.ScriptSrc, op.ScriptSrcExpr = *s, src
 					}
 				}
@@ -744,7 +745,7 @@ func (rueidisClient) ttlArg(pass *analysis.Pass, o *Op) (string, []analysis.Text
 	default:
 		return "", nil, false
 	}
-	if v := constInt(info, o.TTL); v != nil {
+	if v := constval.Int(info, o.TTL); v != nil {
 		if *v <= 0 || *v > (1<<62)/scale {
 			return "", nil, false
 		}
@@ -783,7 +784,7 @@ func durationCount(info *types.Info, e ast.Expr, unit time.Duration) ast.Expr {
 		// A conversion: int64(d / time.Second), int64(d.Seconds()).
 		x := ast.Unparen(call.Args[0])
 		if b, ok := x.(*ast.BinaryExpr); ok && b.Op == token.QUO && isDuration(info.TypeOf(b.X)) {
-			if v := constInt(info, b.Y); v != nil && *v == int64(unit) {
+			if v := constval.Int(info, b.Y); v != nil && *v == int64(unit) {
 				return b.X
 			}
 			return nil

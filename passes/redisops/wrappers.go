@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/internal/lvconfig"
+	"github.com/lockvet/lockvet/passes/internal/constval"
 )
 
 // declared is the adapter, built for one run from the configuration, for
@@ -198,7 +199,7 @@ func (d *declared) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *
 		op.Kind = Acquire
 		if w.NoTTL {
 			op.NoTTL = true
-		} else if v := constInt(info, op.TTL); v != nil && *v <= 0 {
+		} else if v := constval.Int(info, op.TTL); v != nil && *v <= 0 {
 			op.NoTTL = true
 		}
 	case lvconfig.ExpireFunc:

@@ -5,7 +5,6 @@ package setnxexpire
 import (
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -74,7 +73,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 	var locks *lockid.Locks // built for the first pair found
 	for _, f := range res.Funcs {
 		for _, e := range f.Ops {
-			if e.Kind != redisops.Expire || e.Scope.Kind != redisops.Direct || e.TTL == nil || e.Key() == nil || deletes(pass, e) {
+			if e.Kind != redisops.Expire || e.Scope.Kind != redisops.Direct || e.TTL == nil || e.Key() == nil || e.DeletesKey() {
 				continue
 			}
 			for _, a := range f.OpsOn(e.Key()) {
@@ -92,13 +91,6 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 			}
 		}
 	}
-}
-
-// deletes reports whether the expire has a constant TTL ≤ 0, which deletes
-// the key rather than setting a TTL (that is LV104's finding).
-func deletes(pass *analysis.Pass, e *redisops.Op) bool {
-	tv, ok := pass.TypesInfo.Types[e.TTL]
-	return ok && tv.Value != nil && tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) <= 0
 }
 
 // isLock reports whether the code gives evidence that a takes a lock: a

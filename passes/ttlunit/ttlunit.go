@@ -105,7 +105,7 @@ func (c *checker) ttl(op *redisops.Op) {
 	}
 	tv := info.Types[e]
 	if tv.Value != nil && tv.Value.Kind() == constant.Int {
-		if op.Kind == redisops.Expire && constant.Sign(tv.Value) <= 0 {
+		if op.DeletesKey() {
 			c.expireDeletes(op, tv.Value)
 			return
 		}

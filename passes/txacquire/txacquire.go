@@ -5,7 +5,6 @@ package txacquire
 import (
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -73,7 +72,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 	expires := map[*redisops.Op]int{} // acquire → expires paired with it
 	for _, f := range res.Funcs {
 		for _, e := range f.Ops {
-			if e.Kind != redisops.Expire || !batched(e) || e.TTL == nil || e.Key() == nil || deletes(pass, e) {
+			if e.Kind != redisops.Expire || !batched(e) || e.TTL == nil || e.Key() == nil || e.DeletesKey() {
 				continue
 			}
 			for _, a := range f.OpsOn(e.Key()) {
@@ -106,13 +105,6 @@ func batchName(sc redisops.Scope) string {
 		return "pipeline"
 	}
 	return "transaction"
-}
-
-// deletes reports whether the expire has a constant TTL ≤ 0, which deletes
-// the key rather than setting a TTL (that is LV104's finding).
-func deletes(pass *analysis.Pass, e *redisops.Op) bool {
-	tv, ok := pass.TypesInfo.Types[e.TTL]
-	return ok && tv.Value != nil && tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) <= 0
 }
 
 // sameBatch reports whether a and e, queued on the same pipeline, can be

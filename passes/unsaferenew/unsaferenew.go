@@ -34,7 +34,6 @@ package unsaferenew
 import (
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -133,7 +132,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		}
 		switch e.Kind {
 		case redisops.Expire:
-			if e.TTL == nil || deletes(pass.TypesInfo, e) || setsFirstTTL(pass.TypesInfo, e) {
+			if e.TTL == nil || e.DeletesKey() || setsFirstTTL(pass.TypesInfo, e) {
 				continue
 			}
 		case redisops.Script:
@@ -153,13 +152,6 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		}
 		c.report(e, lk, how)
 	}
-}
-
-// deletes reports whether the expire has a constant TTL ≤ 0, which deletes
-// the key rather than renewing it (LV104's finding).
-func deletes(info *types.Info, e *redisops.Op) bool {
-	tv, ok := info.Types[e.TTL]
-	return ok && tv.Value != nil && tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) <= 0
 }
 
 // setsFirstTTL reports whether an acquire that left the key with no TTL,

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/lockvet/lockvet/passes/internal/constval"
 )
 
 // globItem is one element of a Redis glob pattern (the KEYS/SCAN MATCH
@@ -134,8 +136,8 @@ func skeleton(info *types.Info, e ast.Expr) []part {
 
 func shape(info *types.Info, e ast.Expr) []part {
 	e = ast.Unparen(e)
-	if s, ok := constString(info, e); ok {
-		return lits(s)
+	if s := constval.String(info, e); s != nil {
+		return lits(*s)
 	}
 	switch e := e.(type) {
 	case *ast.BinaryExpr:
@@ -144,8 +146,8 @@ func shape(info *types.Info, e ast.Expr) []part {
 		}
 	case *ast.CallExpr:
 		if fn, ok := typeutil.Callee(info, e).(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(e.Args) > 0 {
-			if f, ok := constString(info, e.Args[0]); ok {
-				return formatShape(f)
+			if f := constval.String(info, e.Args[0]); f != nil {
+				return formatShape(*f)
 			}
 		}
 	}

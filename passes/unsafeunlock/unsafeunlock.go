@@ -44,7 +44,6 @@ package unsafeunlock
 import (
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -53,6 +52,7 @@ import (
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/guard"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
@@ -152,7 +152,7 @@ func reportDelete(pass *analysis.Pass, cfg *lvconfig.Config, r *report.Reporter,
 	a := lk.Acquire
 	keyText := fixes.Text(pass.Fset, key)
 	var msg string
-	constValue := isConst(pass.TypesInfo, a.Value)
+	constValue := constval.Known(pass.TypesInfo, a.Value)
 	if constValue {
 		msg = fmt.Sprintf("%s of lock key %s does not check the owner, and the lock's value %s is the same for every holder: once the TTL has run out and another process holds the lock, this deletes their lock; acquire with a random token (see LV204) and delete only while the key still holds it",
 			d.Method, keyText, fixes.Text(pass.Fset, a.Value))
@@ -473,31 +473,16 @@ func fieldAssigned(info *types.Info, body ast.Node, path []*ast.Ident, from, to 
 	return found
 }
 
-func isConst(info *types.Info, e ast.Expr) bool {
-	if e == nil {
-		return false
-	}
-	tv, ok := info.Types[e]
-	return ok && tv.Value != nil
-}
-
-func constString(info *types.Info, e ast.Expr) (string, bool) {
-	tv, ok := info.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return "", false
-	}
-	return constant.StringVal(tv.Value), true
-}
-
 // reportGlob reports a DEL of a constant glob pattern, which deletes only a
 // key of that literal name. It returns true when it reported.
 func reportGlob(pass *analysis.Pass, locks *lockid.Locks, r *report.Reporter, d *redisops.Op) bool {
 	info := pass.TypesInfo
 	for _, k := range d.Keys {
-		s, ok := constString(info, k)
-		if !ok {
+		sp := constval.String(info, k)
+		if sp == nil {
 			continue
 		}
+		s := *sp
 		pat, ok := parseGlob(s)
 		if !ok {
 			continue
