@@ -14,25 +14,21 @@ import (
 	"cmp"
 	"fmt"
 	"go/ast"
-	"go/format"
-	"go/parser"
-	"go/token"
 	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/lockvet/lockvet/analyzer"
+	"github.com/lockvet/lockvet/internal/applyfix"
 	"github.com/lockvet/lockvet/internal/lua"
 )
 
@@ -301,64 +297,33 @@ func toFinding(pkg *packages.Package, d analysis.Diagnostic) finding {
 	return f
 }
 
-// edit replaces the bytes [start, end) of a file.
-type edit struct {
-	start, end int
-	text       string
-}
-
-func overlap(a, b edit) bool {
-	switch {
-	case a == b:
-		return false
-	case a.start == a.end && b.start == b.end:
-		return a.start == b.start
-	case a.start == a.end:
-		return b.start < a.start && a.start < b.end
-	case b.start == b.end:
-		return a.start < b.start && b.start < a.end
-	}
-	return max(a.start, b.start) < min(a.end, b.end)
-}
-
-// applyFixes applies, as one round of `lockvet -fix` does, the first
-// suggested fix of every finding whose edits do not overlap a fix taken
-// before it, writing the results into overlay (file name → text). It
-// reports whether a fix had to wait for the next round.
+// applyFixes applies, as one round of `lockvet -fix` does (with its
+// applier), the first suggested fix of every finding whose edits do not
+// overlap a fix taken before it, writing the results into overlay (file
+// name → text). It reports whether a fix had to wait for the next round.
 func applyFixes(a *analyzed, overlay map[string][]byte) (bool, error) {
 	fset := a.pkg.Fset
-	edits := map[string][]edit{}
+	round := applyfix.Round{}
 	waiting := false
 	for _, d := range a.diags {
 		if len(d.SuggestedFixes) == 0 {
 			continue
 		}
-		mine := map[string][]edit{}
+		mine := map[string][]applyfix.Edit{}
 		for _, te := range d.SuggestedFixes[0].TextEdits {
-			tf := fset.File(te.Pos)
-			end := cmp.Or(te.End, te.Pos)
-			if tf == nil || fset.File(end) != tf || !slices.Contains(a.pkg.CompiledGoFiles, tf.Name()) {
+			tf, e, ok := applyfix.Of(fset, te)
+			if !ok || !slices.Contains(a.pkg.CompiledGoFiles, tf.Name()) {
 				return false, fmt.Errorf("fix of %q edits outside the package's files", d.Message)
 			}
-			mine[tf.Name()] = append(mine[tf.Name()], edit{tf.Offset(te.Pos), tf.Offset(end), string(te.NewText)})
+			mine[tf.Name()] = append(mine[tf.Name()], e)
 		}
-		ok := true
-		for name, es := range mine {
-			for _, e := range es {
-				for _, taken := range edits[name] {
-					ok = ok && !overlap(e, taken)
-				}
-			}
-		}
-		if !ok {
+		if !round.Fits(mine) {
 			waiting = true
 			continue
 		}
-		for name, es := range mine {
-			edits[name] = append(edits[name], es...)
-		}
+		round.Take(mine)
 	}
-	for name, es := range edits {
+	for name, es := range round {
 		src, ok := overlay[name]
 		if !ok {
 			var err error
@@ -366,7 +331,7 @@ func applyFixes(a *analyzed, overlay map[string][]byte) (bool, error) {
 				return false, err
 			}
 		}
-		fixed, err := tidy(a.pkg, name, apply(src, es))
+		fixed, err := applyfix.Tidy(name, applyfix.Apply(src, es), importNames(a.pkg, name))
 		if err != nil {
 			return false, fmt.Errorf("%s: fixed code does not parse: %v", name, err)
 		}
@@ -375,61 +340,15 @@ func applyFixes(a *analyzed, overlay map[string][]byte) (bool, error) {
 	return waiting, nil
 }
 
-func apply(src []byte, edits []edit) []byte {
-	edits = slices.Clone(edits)
-	slices.SortFunc(edits, func(a, b edit) int { return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end)) })
-	edits = slices.Compact(edits)
-	var b bytes.Buffer
-	last := 0
-	for _, e := range edits {
-		b.Write(src[last:e.start])
-		b.WriteString(e.text)
-		last = e.end
+// importNames maps the import paths of the package's file name, as
+// loaded, to the names it uses for them.
+func importNames(pkg *packages.Package, name string) map[string]string {
+	for _, f := range pkg.Syntax {
+		if pkg.Fset.File(f.FileStart).Name() == name {
+			return applyfix.ImportNames(pkg.TypesInfo, f)
+		}
 	}
-	b.Write(src[last:])
-	return b.Bytes()
-}
-
-// tidy drops the imports the edits left unused and gofmts the file.
-func tidy(pkg *packages.Package, filename string, src []byte) ([]byte, error) {
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
-	if err != nil {
-		return nil, err
-	}
-	used := map[string]bool{}
-	ast.Inspect(file, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok {
-			if id, ok := sel.X.(*ast.Ident); ok {
-				used[id.Name] = true
-			}
-		}
-		return true
-	})
-	removed := false
-	for _, spec := range slices.Clone(file.Imports) {
-		path, _ := strconv.Unquote(spec.Path.Value)
-		imp := pkg.Imports[path]
-		if imp == nil {
-			continue
-		}
-		name, declared := imp.Name, ""
-		if spec.Name != nil {
-			name, declared = spec.Name.Name, spec.Name.Name
-		}
-		if name == "_" || name == "." || used[name] {
-			continue
-		}
-		removed = astutil.DeleteNamedImport(fset, file, declared, path) || removed
-	}
-	if removed {
-		var b bytes.Buffer
-		if err := format.Node(&b, fset, file); err != nil {
-			return nil, err
-		}
-		src = b.Bytes()
-	}
-	return format.Source(src)
+	return nil
 }
 
 // TestProofShapes: lockvet reports each buggy shape exactly as expected,
