@@ -31,6 +31,16 @@ func TestDocsFresh(t *testing.T) {
 	if !bytes.Equal(readme, want) {
 		t.Errorf("%s check table is stale: run go run ./internal/gendocs", readmeFile)
 	}
+	for _, r := range analyzer.Rules() {
+		want, err := docGo(r, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(docGoFile(root, r))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s is stale: run go run ./internal/gendocs", docGoFile(root, r))
+		}
+	}
 }
 
 func TestEveryRuleDocumented(t *testing.T) {

@@ -1,6 +1,5 @@
-// Package acquireresult defines LV105: the outcome of a lock acquire
-// misread.
-//
+package acquireresult
+
 // An acquire has three outcomes: acquired, busy (another process holds the
 // key) and failed (the command did not run, or Redis answered an error).
 // redisops says where the client reports each one (Outcome: the value, the
@@ -23,7 +22,6 @@
 // it (lockid), the code names it one (lockid.Named), or the call takes a
 // lock by definition (redisops' Outcome.IsLock: a lock library's acquire,
 // a declared acquire wrapper).
-package acquireresult
 
 import (
 	"fmt"

@@ -1,7 +1,5 @@
-// Package checkthendel defines LV202: a lock released by reading it with
-// GET, comparing with the owner's token in Go, and deleting it with DEL in
-// a separate round trip.
-//
+package checkthendel
+
 // Decisions where the rule leaves room:
 //
 //   - The shape is its own evidence: reading a key, comparing its value
@@ -19,7 +17,6 @@
 //   - The fix replaces the whole if statement only for the simple shape
 //     `if rdb.Get(ctx, k).Val() == token { <statement with the DEL> }`;
 //     with the value in a variable, or other code around, there is no fix.
-package checkthendel
 
 import (
 	"bytes"

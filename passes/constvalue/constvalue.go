@@ -1,7 +1,5 @@
-// Package constvalue defines LV204: a lock acquired with a value that is
-// the same for every holder (a constant, the key itself, the process ID)
-// by code that releases or renews it, so that no owner check is possible.
-//
+package constvalue
+
 // Decisions where the rule leaves room:
 //
 //   - Shared values: constant expressions (and nil), variables whose one
@@ -25,7 +23,6 @@
 //   - A compare-and-delete or compare-and-expire script whose token
 //     argument is a shared value is reported at that argument when the
 //     acquire itself was not reported (its value is a parameter or field).
-package constvalue
 
 import (
 	"fmt"

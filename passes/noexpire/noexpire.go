@@ -1,5 +1,3 @@
-// Package noexpire defines LV103: a lock acquired with no TTL that nothing
-// ever expires.
 package noexpire
 
 import (

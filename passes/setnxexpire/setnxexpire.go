@@ -1,5 +1,3 @@
-// Package setnxexpire defines LV101: a lock taken with no TTL and given one
-// by a separate EXPIRE.
 package setnxexpire
 
 import (

@@ -1,7 +1,3 @@
-// Package ttlunit defines LV104: a TTL whose value is not what it looks
-// like (a bare number read as nanoseconds, a count converted to
-// time.Duration without a unit, a point in time used as a duration, a
-// time.Duration sent raw to a Lua script, an EXPIRE that deletes).
 package ttlunit
 
 import (

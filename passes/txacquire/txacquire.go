@@ -1,5 +1,3 @@
-// Package txacquire defines LV102: a lock acquired without a TTL and given
-// one by an EXPIRE queued in the same MULTI/EXEC transaction or pipeline.
 package txacquire
 
 import (

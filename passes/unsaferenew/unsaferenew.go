@@ -1,6 +1,5 @@
-// Package unsaferenew defines LV203: a held lock renewed by a bare EXPIRE,
-// with no check that the lock is still ours.
-//
+package unsaferenew
+
 // Decisions where the rule leaves room:
 //
 //   - The key must be a lock key by lockid's evidence, and the expire must
@@ -29,7 +28,6 @@
 // the acquire's value as the token when it is a variable or field in scope
 // (for a Lock/Refresh pair, the same field of the renewing method's
 // receiver) and the TTL as ttl.Milliseconds().
-package unsaferenew
 
 import (
 	"fmt"

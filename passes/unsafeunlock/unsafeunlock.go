@@ -1,6 +1,5 @@
-// Package unsafeunlock defines LV201: a lock released by a DEL or UNLINK
-// that does not check that the lock is still the caller's.
-//
+package unsafeunlock
+
 // Decisions where the rule leaves room:
 //
 //   - A key is a lock key only by lockid's evidence (acquired in the same
@@ -39,7 +38,6 @@
 // the delete (for a Lock/Unlock pair, the same field of the receiver); for
 // a constant value there is no owner to compare and the message points to
 // LV204.
-package unsafeunlock
 
 import (
 	"fmt"
