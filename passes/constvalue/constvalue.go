@@ -119,42 +119,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 	if len(uses) == 0 {
 		return
 	}
-	// The lock each use touches does not depend on the acquire examined:
-	// find it once per use (on first need), not once per acquire and use.
-	lockOf := make([]*lockid.Lock, len(uses))
-	known := make([]bool, len(uses))
-	lock := func(i int) *lockid.Lock {
-		if !known[i] {
-			lockOf[i], known[i] = c.locks.Of(uses[i].op, uses[i].op.Key()), true
-		}
-		return lockOf[i]
-	}
-	// The uses whose lock can be a's (sameLock): same function, or a key
-	// of the same shape; indexed on first need, in use order.
-	var byFunc map[*redisops.Func][]int
-	var byShape map[keyid.Shape][]int
-	candidates := func(a *redisops.Op) []int {
-		if byFunc == nil {
-			byFunc, byShape = map[*redisops.Func][]int{}, map[keyid.Shape][]int{}
-			for i := range uses {
-				if lk := lock(i); lk != nil {
-					b := lk.Acquire
-					byFunc[b.Func] = append(byFunc[b.Func], i)
-					for _, k := range keyid.ShapeKeys(pass.TypesInfo, b.Key()) {
-						if s := byShape[k]; len(s) == 0 || s[len(s)-1] != i {
-							byShape[k] = append(s, i)
-						}
-					}
-				}
-			}
-		}
-		out := slices.Clone(byFunc[a.Func])
-		for _, k := range keyid.ShapeKeys(pass.TypesInfo, a.Key()) {
-			out = append(out, byShape[k]...)
-		}
-		slices.Sort(out)
-		return slices.Compact(out)
-	}
+	ix := &useIndex{c: c, uses: uses, lockOf: make([]*lockid.Lock, len(uses)), known: make([]bool, len(uses))}
 	reported := map[*redisops.Op]bool{}
 	for _, a := range c.locks.Acquires() {
 		if a.Value == nil {
@@ -169,9 +134,9 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		}
 		var mine []use
 		expires := !a.NoTTL
-		for _, i := range candidates(a) {
+		for _, i := range ix.candidates(a) {
 			u := uses[i]
-			lk := lock(i)
+			lk := ix.lock(i)
 			if lk == nil || !c.sameLock(a, lk.Acquire) {
 				continue
 			}
@@ -194,9 +159,13 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		reported[a] = true
 		c.reportAcquire(a, why, mine)
 	}
-	// Owner checks in Lua whose token is shared, on locks whose acquire
-	// was not reported above.
-	for i, u := range uses {
+	c.reportTokens(ix, reported)
+}
+
+// reportTokens reports the owner checks in Lua whose token is shared, on
+// locks whose acquire was not reported (reported).
+func (c *checker) reportTokens(ix *useIndex, reported map[*redisops.Op]bool) {
+	for i, u := range ix.uses {
 		s := u.op
 		if s.Kind != redisops.Script {
 			continue
@@ -209,7 +178,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		if c.classify(tok, 0) == unique {
 			continue
 		}
-		lk := lock(i)
+		lk := ix.lock(i)
 		if lk == nil || reported[lk.Acquire] {
 			continue
 		}
@@ -221,6 +190,55 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 			Related: []analysis.RelatedInformation{{Pos: lk.Acquire.Call.Pos(), End: lk.Acquire.Call.End(), Message: "lock acquired here"}},
 		})
 	}
+}
+
+// useIndex finds, on first need, the lock each use touches (it does not
+// depend on the acquire examined: found once per use, not once per
+// acquire and use) and the uses whose lock can be an acquire's.
+type useIndex struct {
+	c      *checker
+	uses   []use
+	lockOf []*lockid.Lock
+	known  []bool
+	// byFunc and byShape index the uses by their lock's acquire: its
+	// function, and the shapes of its key; built on first need, in use
+	// order.
+	byFunc  map[*redisops.Func][]int
+	byShape map[keyid.Shape][]int
+}
+
+// lock is the lock use i touches, or nil.
+func (x *useIndex) lock(i int) *lockid.Lock {
+	if !x.known[i] {
+		x.lockOf[i], x.known[i] = x.c.locks.Of(x.uses[i].op, x.uses[i].op.Key()), true
+	}
+	return x.lockOf[i]
+}
+
+// candidates are the uses whose lock can be a's (sameLock): same
+// function, or a key of the same shape, in use order.
+func (x *useIndex) candidates(a *redisops.Op) []int {
+	info := x.c.pass.TypesInfo
+	if x.byFunc == nil {
+		x.byFunc, x.byShape = map[*redisops.Func][]int{}, map[keyid.Shape][]int{}
+		for i := range x.uses {
+			if lk := x.lock(i); lk != nil {
+				b := lk.Acquire
+				x.byFunc[b.Func] = append(x.byFunc[b.Func], i)
+				for _, k := range keyid.ShapeKeys(info, b.Key()) {
+					if s := x.byShape[k]; len(s) == 0 || s[len(s)-1] != i {
+						x.byShape[k] = append(s, i)
+					}
+				}
+			}
+		}
+	}
+	out := slices.Clone(x.byFunc[a.Func])
+	for _, k := range keyid.ShapeKeys(info, a.Key()) {
+		out = append(out, x.byShape[k]...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // uses lists the package's operations that release or renew a lock key:

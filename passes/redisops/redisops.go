@@ -285,145 +285,192 @@ func register(a adapter, callNames []string) {
 
 func run(pass *analysis.Pass, cfg *lvconfig.Config) (any, error) {
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	res := &Result{byPos: map[*ast.CallExpr]*Op{}, Files: map[*ast.File]bool{}, Inspector: in}
-	decl := newDeclared(cfg) // the configuration's wrappers (wrappers.go)
+	b := &builder{
+		pass: pass,
+		res:  &Result{byPos: map[*ast.CallExpr]*Op{}, Files: map[*ast.File]bool{}, Inspector: in},
+		decl: newDeclared(cfg), // the configuration's wrappers (wrappers.go)
+	}
+	for cur := range in.Root().Preorder((*ast.CallExpr)(nil)) {
+		b.call(cur)
+	}
+	resolveScripts(pass, in, b.res)
+	if b.decl != nil && b.decl.err != nil {
+		return nil, b.decl.err
+	}
+	return b.res, nil
+}
+
+// builder is one run: the result it fills, and the pipelines and
+// transactions opened so far.
+type builder struct {
+	pass *analysis.Pass
+	res  *Result
+	decl *declared
 
 	// Scopes opened by closures (FuncLit → scope) and by pipeline values
 	// (variable → scope).
-	var (
-		closureScopes map[*ast.FuncLit]closureScope
-		valueScopes   map[types.Object]Scope
-		funcs         map[ast.Node]*Func
-	)
+	closureScopes map[*ast.FuncLit]closureScope
+	valueScopes   map[types.Object]Scope
+	funcs         map[ast.Node]*Func
+}
 
-	for cur := range in.Root().Preorder((*ast.CallExpr)(nil)) {
-		call := cur.Node().(*ast.CallExpr)
-		// x.M(…) and, for declared wrappers, F(…); also generic
-		// instantiations x.M[T](…), F[T](…). recv is x, or nil.
-		var name string
-		var recv ast.Expr
-		fun := ast.Unparen(call.Fun)
-		switch f := fun.(type) {
-		case *ast.IndexExpr:
-			fun = ast.Unparen(f.X)
-		case *ast.IndexListExpr:
-			fun = ast.Unparen(f.X)
-		}
-		switch f := fun.(type) {
-		case *ast.SelectorExpr:
-			name, recv = f.Sel.Name, f.X
-		case *ast.Ident:
-			if !decl.has(f.Name) {
-				continue
-			}
-			name = f.Name
-		}
-		if !names[name] && !decl.has(name) {
-			continue
-		}
-		fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
-		if !ok || fn.Pkg() == nil {
-			continue
-		}
-		var ad adapter
-		if decl.lookup(fn) != nil {
-			ad = decl
-		}
-		for _, a := range adapters {
-			if ad != nil {
-				break
-			}
-			if a.family(fn) != "" {
-				ad = a
-			}
-		}
-		if ad == nil {
-			continue
-		}
-
-		if kind, watch, fnArg, ok := opensScope(ad, fn); ok {
-			outer := scopeOf(pass.TypesInfo, cur, recv, closureScopes, valueScopes)
-			sc := Scope{Kind: kind, Node: call, Client: recv, InWatch: watch || outer.InWatch}
-			if watch {
-				sc.Kind, sc.Node, sc.Client = Direct, nil, nil
-			}
-			if fnArg >= 0 {
-				if fnArg < len(call.Args) {
-					if lit, ok := ast.Unparen(call.Args[fnArg]).(*ast.FuncLit); ok {
-						if closureScopes == nil {
-							closureScopes = map[*ast.FuncLit]closureScope{}
-						}
-						closureScopes[lit] = closureScope{param: firstParam(pass.TypesInfo, lit), scope: sc}
-					}
-				}
-			} else if obj := assignedTo(pass.TypesInfo, cur); obj != nil {
-				if valueScopes == nil {
-					valueScopes = map[types.Object]Scope{}
-				}
-				valueScopes[obj] = sc
-			}
-			continue
-		}
-		if cf, ok := ad.(connFlusher); ok {
-			if sc, ok := cf.connFlush(pass, call); ok {
-				res.Flushes = append(res.Flushes, &Flush{Call: call, Cursor: cur, Scope: sc})
-				continue
-			}
-		}
-		if fl, ok := ad.(flusher); ok && fl.flushes(fn) {
-			if sc := scopeOf(pass.TypesInfo, cur, recv, closureScopes, valueScopes); sc.Node != nil {
-				res.Flushes = append(res.Flushes, &Flush{Call: call, Cursor: cur, Scope: sc})
-			}
-			continue
-		}
-
-		op := ad.op(pass, call, fn)
-		if op == nil {
-			continue
-		}
-		op.Cursor = cur
-		if op.Recv == nil {
-			op.Recv = recv
-		}
-		op.adapter = ad
-		op.res = res
-		op.ttlConst = constval.IntValue(pass.TypesInfo, op.TTL)
-		if op.Scope == (Scope{}) {
-			// Adapters whose batches are not opened by a call on a
-			// receiver (rueidis' DoMulti) set the scope themselves.
-			op.Scope = scopeOf(pass.TypesInfo, cur, recv, closureScopes, valueScopes)
-		}
-
-		if encl := innermost(cur, (*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)); encl != nil {
-			if funcs == nil {
-				funcs = map[ast.Node]*Func{}
-			}
-			f := funcs[encl]
-			if f == nil {
-				f = &Func{Node: encl, info: pass.TypesInfo, res: res}
-				switch n := encl.(type) {
-				case *ast.FuncDecl:
-					f.Body = n.Body
-				case *ast.FuncLit:
-					f.Body = n.Body
-				}
-				funcs[encl] = f
-				res.Funcs = append(res.Funcs, f)
-			}
-			f.Ops = append(f.Ops, op)
-			op.Func = f
-		}
-		if file, ok := innermost(cur, (*ast.File)(nil)).(*ast.File); ok {
-			res.Files[file] = true
-		}
-		res.Ops = append(res.Ops, op)
-		res.byPos[call] = op
+// call records what the call at cur does: an op, a pipeline or
+// transaction it opens, a batch it flushes, or nothing.
+func (b *builder) call(cur inspector.Cursor) {
+	call := cur.Node().(*ast.CallExpr)
+	fn, recv, ad := b.match(call)
+	if ad == nil || b.openScope(cur, ad, fn, recv) || b.flush(cur, ad, fn, recv) {
+		return
 	}
-	resolveScripts(pass, in, res)
-	if decl != nil && decl.err != nil {
-		return nil, decl.err
+	if op := ad.op(b.pass, call, fn); op != nil {
+		b.add(cur, op, ad, recv)
 	}
-	return res, nil
+}
+
+// match returns the function call calls, its receiver expression (x in
+// x.M(…), or nil) and the adapter that knows the function: a declared
+// wrapper's, or the first registered adapter whose family it is. The
+// adapter is nil for every other call.
+func (b *builder) match(call *ast.CallExpr) (*types.Func, ast.Expr, adapter) {
+	// x.M(…) and, for declared wrappers, F(…); also generic
+	// instantiations x.M[T](…), F[T](…).
+	var name string
+	var recv ast.Expr
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = ast.Unparen(f.X)
+	case *ast.IndexListExpr:
+		fun = ast.Unparen(f.X)
+	}
+	switch f := fun.(type) {
+	case *ast.SelectorExpr:
+		name, recv = f.Sel.Name, f.X
+	case *ast.Ident:
+		if !b.decl.has(f.Name) {
+			return nil, nil, nil
+		}
+		name = f.Name
+	}
+	if !names[name] && !b.decl.has(name) {
+		return nil, nil, nil
+	}
+	fn, ok := typeutil.Callee(b.pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return nil, nil, nil
+	}
+	if b.decl.lookup(fn) != nil {
+		return fn, recv, b.decl
+	}
+	for _, a := range adapters {
+		if a.family(fn) != "" {
+			return fn, recv, a
+		}
+	}
+	return nil, nil, nil
+}
+
+// openScope records the pipeline or transaction the call at cur opens,
+// and reports whether it opens one.
+func (b *builder) openScope(cur inspector.Cursor, ad adapter, fn *types.Func, recv ast.Expr) bool {
+	kind, watch, fnArg, ok := opensScope(ad, fn)
+	if !ok {
+		return false
+	}
+	call := cur.Node().(*ast.CallExpr)
+	outer := b.scopeOf(cur, recv)
+	sc := Scope{Kind: kind, Node: call, Client: recv, InWatch: watch || outer.InWatch}
+	if watch {
+		sc.Kind, sc.Node, sc.Client = Direct, nil, nil
+	}
+	if fnArg >= 0 {
+		if fnArg < len(call.Args) {
+			if lit, ok := ast.Unparen(call.Args[fnArg]).(*ast.FuncLit); ok {
+				if b.closureScopes == nil {
+					b.closureScopes = map[*ast.FuncLit]closureScope{}
+				}
+				b.closureScopes[lit] = closureScope{param: firstParam(b.pass.TypesInfo, lit), scope: sc}
+			}
+		}
+	} else if obj := assignedTo(b.pass.TypesInfo, cur); obj != nil {
+		if b.valueScopes == nil {
+			b.valueScopes = map[types.Object]Scope{}
+		}
+		b.valueScopes[obj] = sc
+	}
+	return true
+}
+
+// flush records the call at cur when it sends or drops a batch, and
+// reports whether it is a call that can (then it is no op).
+func (b *builder) flush(cur inspector.Cursor, ad adapter, fn *types.Func, recv ast.Expr) bool {
+	call := cur.Node().(*ast.CallExpr)
+	if cf, ok := ad.(connFlusher); ok {
+		if sc, ok := cf.connFlush(b.pass, call); ok {
+			b.res.Flushes = append(b.res.Flushes, &Flush{Call: call, Cursor: cur, Scope: sc})
+			return true
+		}
+	}
+	if fl, ok := ad.(flusher); ok && fl.flushes(fn) {
+		if sc := b.scopeOf(cur, recv); sc.Node != nil {
+			b.res.Flushes = append(b.res.Flushes, &Flush{Call: call, Cursor: cur, Scope: sc})
+		}
+		return true
+	}
+	return false
+}
+
+// add completes op, made by ad for the call at cur on recv, and adds it
+// to the result and to its enclosing function.
+func (b *builder) add(cur inspector.Cursor, op *Op, ad adapter, recv ast.Expr) {
+	op.Cursor = cur
+	if op.Recv == nil {
+		op.Recv = recv
+	}
+	op.adapter = ad
+	op.res = b.res
+	op.ttlConst = constval.IntValue(b.pass.TypesInfo, op.TTL)
+	if op.Scope == (Scope{}) {
+		// Adapters whose batches are not opened by a call on a
+		// receiver (rueidis' DoMulti) set the scope themselves.
+		op.Scope = b.scopeOf(cur, recv)
+	}
+	if encl := innermost(cur, (*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)); encl != nil {
+		f := b.funcOf(encl)
+		f.Ops = append(f.Ops, op)
+		op.Func = f
+	}
+	if file, ok := innermost(cur, (*ast.File)(nil)).(*ast.File); ok {
+		b.res.Files[file] = true
+	}
+	b.res.Ops = append(b.res.Ops, op)
+	b.res.byPos[cur.Node().(*ast.CallExpr)] = op
+}
+
+// funcOf is the Func of the function declaration or literal encl, made on
+// first use.
+func (b *builder) funcOf(encl ast.Node) *Func {
+	if f := b.funcs[encl]; f != nil {
+		return f
+	}
+	f := &Func{Node: encl, info: b.pass.TypesInfo, res: b.res}
+	switch n := encl.(type) {
+	case *ast.FuncDecl:
+		f.Body = n.Body
+	case *ast.FuncLit:
+		f.Body = n.Body
+	}
+	if b.funcs == nil {
+		b.funcs = map[ast.Node]*Func{}
+	}
+	b.funcs[encl] = f
+	b.res.Funcs = append(b.res.Funcs, f)
+	return f
+}
+
+// scopeOf is the scope of a call on receiver recv at cur.
+func (b *builder) scopeOf(cur inspector.Cursor, recv ast.Expr) Scope {
+	return scopeOf(b.pass.TypesInfo, cur, recv, b.closureScopes, b.valueScopes)
 }
 
 // resolveScripts fills ScriptSrc for script operations that run a script

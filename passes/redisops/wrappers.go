@@ -103,7 +103,6 @@ func (d *declared) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *
 		return nil
 	}
 	info := pass.TypesInfo
-	sig := fn.Signature()
 	args := call.Args
 	// A method expression, (*T).M(recv, …), passes the receiver first.
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
@@ -115,83 +114,9 @@ func (d *declared) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *
 		}
 	}
 	op := &Op{Call: call, Client: "declared", Method: fn.Name()}
-
-	// param resolves a declared parameter to its index.
-	param := func(what string, p *lvconfig.Param) (int, bool) {
-		params := sig.Params()
-		if p.Index >= 0 {
-			if p.Index >= params.Len() {
-				d.fail(w, "%s=%d: %s has %d parameters (the receiver is not counted)", what, p.Index, fn.FullName(), params.Len())
-				return 0, false
-			}
-			return p.Index, true
-		}
-		var names []string
-		for i := range params.Len() {
-			if params.At(i).Name() == p.Name {
-				return i, true
-			}
-			names = append(names, params.At(i).Name())
-		}
-		d.fail(w, "%s=%s: %s has no parameter %s (its parameters: %s)", what, p.Name, fn.FullName(), p.Name, strings.Join(names, ", "))
-		return 0, false
-	}
-	isVariadic := func(i int) bool { return sig.Variadic() && i == sig.Params().Len()-1 }
-	// single returns the argument for a non-variadic parameter.
-	single := func(what string, p *lvconfig.Param) (ast.Expr, bool) {
-		i, ok := param(what, p)
-		if !ok {
-			return nil, false
-		}
-		if isVariadic(i) {
-			d.fail(w, "%s=%s: a %s cannot be a variadic parameter", what, p, what)
-			return nil, false
-		}
-		if i >= len(args) {
-			return nil, false
-		}
-		return args[i], true
-	}
-
-	if w.Key != nil {
-		i, ok := param("key", w.Key)
-		if !ok {
-			return nil
-		}
-		switch {
-		case isVariadic(i):
-			if i <= len(args) {
-				op.Keys = variadic(call, args[i:])
-			}
-			op.KeysSpread = call.Ellipsis.IsValid()
-		case i < len(args):
-			op.Keys = []ast.Expr{args[i]}
-		default:
-			return nil
-		}
-	}
-	if w.Value != nil {
-		v, ok := single("value", w.Value)
-		if !ok {
-			return nil
-		}
-		op.Value = v
-	}
-	if w.TTL != nil {
-		i, ok := param("ttl", w.TTL)
-		if !ok {
-			return nil
-		}
-		ttl, ok := single("ttl", w.TTL)
-		if !ok {
-			return nil
-		}
-		unit, ok := ttlUnit(w.Unit, sig.Params().At(i).Type())
-		if !ok {
-			return d.fail(w, "ttl=%s: the parameter %s is a %s; say what it counts with unit=seconds or unit=millis",
-				w.TTL, sig.Params().At(i).Name(), sig.Params().At(i).Type())
-		}
-		op.TTL, op.TTLUnit = ttl, unit
+	dc := declCall{d: d, w: w, fn: fn, sig: fn.Signature(), call: call, args: args}
+	if !dc.fill(op) {
+		return nil
 	}
 
 	switch w.Kind {
@@ -222,6 +147,105 @@ func (d *declared) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *
 		return nil
 	}
 	return op
+}
+
+// declCall is a call of a declared function w, with its arguments (the
+// receiver of a method expression dropped).
+type declCall struct {
+	d    *declared
+	w    *lvconfig.Wrapper
+	fn   *types.Func
+	sig  *types.Signature
+	call *ast.CallExpr
+	args []ast.Expr
+}
+
+// fill sets op's key, value and TTL from the declared parameters. It
+// returns false when the call lacks one, or when a declaration does not
+// fit the function (recorded in d.err).
+func (c declCall) fill(op *Op) bool {
+	w := c.w
+	if w.Key != nil {
+		i, ok := c.param("key", w.Key)
+		if !ok {
+			return false
+		}
+		switch {
+		case c.isVariadic(i):
+			if i <= len(c.args) {
+				op.Keys = variadic(c.call, c.args[i:])
+			}
+			op.KeysSpread = c.call.Ellipsis.IsValid()
+		case i < len(c.args):
+			op.Keys = []ast.Expr{c.args[i]}
+		default:
+			return false
+		}
+	}
+	if w.Value != nil {
+		v, ok := c.single("value", w.Value)
+		if !ok {
+			return false
+		}
+		op.Value = v
+	}
+	if w.TTL != nil {
+		i, ok := c.param("ttl", w.TTL)
+		if !ok {
+			return false
+		}
+		ttl, ok := c.single("ttl", w.TTL)
+		if !ok {
+			return false
+		}
+		p := c.sig.Params().At(i)
+		unit, ok := ttlUnit(w.Unit, p.Type())
+		if !ok {
+			c.d.fail(w, "ttl=%s: the parameter %s is a %s; say what it counts with unit=seconds or unit=millis", w.TTL, p.Name(), p.Type())
+			return false
+		}
+		op.TTL, op.TTLUnit = ttl, unit
+	}
+	return true
+}
+
+// param resolves a declared parameter to its index.
+func (c declCall) param(what string, p *lvconfig.Param) (int, bool) {
+	params := c.sig.Params()
+	if p.Index >= 0 {
+		if p.Index >= params.Len() {
+			c.d.fail(c.w, "%s=%d: %s has %d parameters (the receiver is not counted)", what, p.Index, c.fn.FullName(), params.Len())
+			return 0, false
+		}
+		return p.Index, true
+	}
+	var names []string
+	for i := range params.Len() {
+		if params.At(i).Name() == p.Name {
+			return i, true
+		}
+		names = append(names, params.At(i).Name())
+	}
+	c.d.fail(c.w, "%s=%s: %s has no parameter %s (its parameters: %s)", what, p.Name, c.fn.FullName(), p.Name, strings.Join(names, ", "))
+	return 0, false
+}
+
+func (c declCall) isVariadic(i int) bool { return c.sig.Variadic() && i == c.sig.Params().Len()-1 }
+
+// single returns the argument for a non-variadic parameter.
+func (c declCall) single(what string, p *lvconfig.Param) (ast.Expr, bool) {
+	i, ok := c.param(what, p)
+	if !ok {
+		return nil, false
+	}
+	if c.isVariadic(i) {
+		c.d.fail(c.w, "%s=%s: a %s cannot be a variadic parameter", what, p, what)
+		return nil, false
+	}
+	if i >= len(c.args) {
+		return nil, false
+	}
+	return c.args[i], true
 }
 
 // ttlUnit is the declared unit, or the one the parameter's type implies.
