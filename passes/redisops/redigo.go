@@ -635,6 +635,14 @@ func (redigo) releases(pass *analysis.Pass, o *Op, tok string, opts ReleaseOptio
 	if !ok || rc.script != nil || rc.spread || len(rc.args) != 1 {
 		return nil
 	}
+	switch o.Method {
+	case "DEL", "UNLINK", "DELEX":
+		// They reply the number of keys deleted, as the rewrites do; a
+		// delete that replies something else (GETDEL: the value) is not
+		// rewritten.
+	default:
+		return nil
+	}
 	var out []Release
 	if opts.DelEx {
 		out = append(out, Release{Kind: ReleaseDelEx, Edits: []analysis.TextEdit{
