@@ -78,3 +78,15 @@ func funcBody(cur inspector.Cursor) *ast.BlockStmt {
 	}
 	return nil
 }
+
+// nameOf is the identifier that e names something by: x, or the Sel of
+// pkg.x and v.x; nil for other expressions.
+func nameOf(e ast.Expr) *ast.Ident {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x
+	case *ast.SelectorExpr:
+		return x.Sel
+	}
+	return nil
+}

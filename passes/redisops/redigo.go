@@ -226,13 +226,8 @@ func redigoScriptCtor(pass *analysis.Pass, e ast.Expr) *ast.CallExpr {
 	if c := isCtor(e); c != nil {
 		return c
 	}
-	var id *ast.Ident
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
+	id := nameOf(ast.Unparen(e))
+	if id == nil {
 		return nil
 	}
 	v, ok := info.Uses[id].(*types.Var)

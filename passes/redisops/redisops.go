@@ -529,11 +529,8 @@ func resolveScripts(pass *analysis.Pass, in *inspector.Inspector, res *Result) {
 	}
 	for _, op := range pending {
 		var obj types.Object
-		switch x := ast.Unparen(op.Script).(type) {
-		case *ast.Ident:
-			obj = pass.TypesInfo.ObjectOf(x)
-		case *ast.SelectorExpr:
-			obj = pass.TypesInfo.ObjectOf(x.Sel)
+		if id := nameOf(ast.Unparen(op.Script)); id != nil {
+			obj = pass.TypesInfo.ObjectOf(id)
 		}
 		if src, ok := inits[obj]; ok {
 			if s := constval.String(pass.TypesInfo, src); s != nil {

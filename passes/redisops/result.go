@@ -395,13 +395,8 @@ func readBothVia(out Outcome, name, errOnly, pair string) ([]analysis.TextEdit, 
 // pkgLevel is the package-level object that e names (x, or pkg.x), or nil:
 // a client's nil-reply error value is one (redis.Nil).
 func pkgLevel(info *types.Info, e ast.Expr) types.Object {
-	var id *ast.Ident
-	switch x := e.(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
+	id := nameOf(e)
+	if id == nil {
 		return nil
 	}
 	obj := info.ObjectOf(id)
