@@ -12,14 +12,11 @@ import (
 // Int is e's value when e is an integer constant that fits an int64, or
 // nil.
 func Int(info *types.Info, e ast.Expr) *int64 {
-	if e == nil {
+	c := IntValue(info, e)
+	if c == nil {
 		return nil
 	}
-	tv, ok := info.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
-		return nil
-	}
-	v, exact := constant.Int64Val(tv.Value)
+	v, exact := constant.Int64Val(c)
 	if !exact {
 		return nil
 	}
