@@ -9,6 +9,7 @@ import (
 	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
 	"github.com/lockvet/lockvet/passes/internal/report"
@@ -33,6 +34,11 @@ the p99 duration of the guarded work and multiply it by 3 to 5, and give the
 work its own timeout (a context deadline) below the TTL, so that a slow holder
 stops before its lock can expire under it. Work that can outlive any fixed TTL
 needs renewal (a compare-and-pexpire script) or a lock library that renews.
+When the lock is released by a plain DEL, the message says so: today that
+DEL is harmless (the lock cannot expire under its holder), but once the TTL
+is added it deletes the next holder's lock whenever a holder outlives its
+TTL (LV201), so make the release a compare-and-delete of the holder's
+random token in the same change.
 Other clients: redigo Do("SET", key, token, "NX", "PX", ms); rueidis
 B().Set().Key(key).Value(token).Nx().PxMilliseconds(ms); gomemcache
 Add(&memcache.Item{…, Expiration: seconds}).`,
@@ -76,15 +82,38 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		if rel.Call != nil {
 			related = analysis.RelatedInformation{Pos: rel.Call.Pos(), End: rel.Call.End(), Message: "lock released through this call"}
 		}
+		if !rel.Checked {
+			related.Message += ", without an owner check"
+		}
 		r.Report(analysis.Diagnostic{
 			Pos: a.Call.Pos(),
 			End: a.Call.End(),
 			Message: fmt.Sprintf("lock %s is acquired by %s with no TTL and nothing expires it: a holder that dies before the release leaves it held forever; "+
-				"%s; make the TTL 3-5x the p99 duration of the guarded work, and give the work its own timeout below the TTL",
-				fixes.Text(pass.Fset, a.Key()), a.Method, a.Advice(redisops.AdviseTTL)),
+				"%s; make the TTL 3-5x the p99 duration of the guarded work, and give the work its own timeout below the TTL%s",
+				fixes.Text(pass.Fset, a.Key()), a.Method, a.Advice(redisops.AdviseTTL), ownerCheck(pass, a, rel)),
 			Related: []analysis.RelatedInformation{related},
 		})
 	}
+}
+
+// ownerCheck is what the message adds when the lock is released without an
+// owner check: a lock with no TTL cannot expire under its holder, so its
+// bare DEL is safe today (LV201 is silent), but the TTL this finding asks
+// for makes it delete the next holder's lock. The two are fixed together.
+func ownerCheck(pass *analysis.Pass, a *redisops.Op, rel lockid.Release) string {
+	if rel.Checked {
+		return ""
+	}
+	how := rel.Op.Advice(redisops.AdviseRelease)
+	if how == "" {
+		how = "compare and delete in one step"
+	}
+	s := fmt.Sprintf("; once it has a TTL, the %s that releases it must check the owner too (%s): a holder slower than the TTL would otherwise delete the next holder's lock (LV201)",
+		rel.Op.Method, how)
+	if constval.Known(pass.TypesInfo, a.Value) {
+		s += fmt.Sprintf(", and that check needs a random token in place of the constant %s (LV204)", fixes.Text(pass.Fset, a.Value))
+	}
+	return s
 }
 
 // release finds the evidence that a takes a lock: an operation that later
