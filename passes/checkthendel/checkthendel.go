@@ -2,12 +2,19 @@ package checkthendel
 
 // Decisions where the rule leaves room:
 //
-//   - The shape is its own evidence: reading a key, comparing its value
-//     with something that is not a constant, and deleting the key only
-//     when they are equal is an ownership check, whatever the key is
-//     called. When the value compared with is a constant (`== "1"`), the
-//     key must be a lock key by lockid's evidence, and the message points
-//     to LV204 (no holder can tell its lock from another's).
+//   - The shape alone is not evidence: a one-time code (an SMS or e-mail
+//     verification code, a password-reset token) is read, compared with
+//     the user's input and deleted in exactly this way, and it is not a
+//     lock. The key must be a lock key by lockid's evidence (the same the
+//     other release checks ask for: acquired in the function, a key of the
+//     same shape acquired in the package, passed by a caller that acquired
+//     it, or built like a counterpart acquire helper builds it), or, when
+//     the compared value is not a constant, the key or the function must
+//     be named like a lock (unlock, releaseLock, "lock:"+id): a token
+//     compared before a delete in a function called Unlock is an owner
+//     check whatever acquired it. When the value compared with is a
+//     constant (`== "1"`), only lockid's evidence counts, and the message
+//     points to LV204 (no holder can tell its lock from another's).
 //   - Silent when the delete is queued in a transaction inside Watch (WATCH
 //     key, GET, MULTI, DEL, EXEC): EXEC fails if the key changed after the
 //     GET, so the race is closed. A DEL sent directly inside the Watch
@@ -45,7 +52,12 @@ then sending DEL is two commands. Between them the lock can expire and
 another process can acquire it; the DEL then deletes that process's lock,
 and a third process can take it while the second still works. The window is
 small but real under load, GC pauses and network delays, and it is exactly
-what the token was meant to rule out.`,
+what the token was meant to rule out. Only lock keys are reported: a key the
+package acquires with SET NX (in the same function, or a key built the same
+way elsewhere), or, when the compared value is a token rather than a
+constant, a key or function named like a lock. A one-time code (an SMS or
+e-mail verification code) read, compared with the user's input and deleted
+has the same shape and is not a lock.`,
 	Fix: `Compare and delete in one step on the server: a Lua compare-and-delete
 script (redis.NewScript), or, on Redis 8.4 and later with a go-redis that
 has it, DelExArgs with Mode "IFEQ". WATCH key, GET, then DEL inside
@@ -96,13 +108,11 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 		}
 		tv, ok := info.Types[c.Token]
 		constToken := ok && tv.Value != nil
-		if constToken {
-			if locks == nil {
-				locks = lockid.New(pass, res)
-			}
-			if !hasLockKey(locks, d) {
-				continue
-			}
+		if locks == nil {
+			locks = lockid.New(pass, res)
+		}
+		if !hasLockKey(locks, d) && (constToken || !lockid.Named(info, d)) {
+			continue
 		}
 		key := fixes.Text(pass.Fset, c.Get.Key())
 		msg := fmt.Sprintf("%s of %s after a GET compared its value in a separate round trip: if the lock expires and another process takes it between the two, this deletes their lock; compare and delete in one step",

@@ -8,7 +8,12 @@
 // another process can acquire it; the DEL then deletes that process's lock,
 // and a third process can take it while the second still works. The window is
 // small but real under load, GC pauses and network delays, and it is exactly
-// what the token was meant to rule out.
+// what the token was meant to rule out. Only lock keys are reported: a key the
+// package acquires with SET NX (in the same function, or a key built the same
+// way elsewhere), or, when the compared value is a token rather than a
+// constant, a key or function named like a lock. A one-time code (an SMS or
+// e-mail verification code) read, compared with the user's input and deleted
+// has the same shape and is not a lock.
 //
 // # How to fix
 //

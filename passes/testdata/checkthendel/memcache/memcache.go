@@ -10,8 +10,12 @@ import (
 // Get/compare/CompareAndSwap would return errors Delete never did) ---
 
 // Get, compare, Delete: the lock can expire and pass to another process
-// between the Get and the Delete, which then deletes their lock.
+// between the Get and the Delete, which then deletes their lock. The lock
+// is acquired in the same function.
 func racy(mc *memcache.Client, key string, token []byte) error {
+	if err := mc.Add(&memcache.Item{Key: key, Value: token, Expiration: 30}); err != nil {
+		return err
+	}
 	it, err := mc.Get(key)
 	if err != nil {
 		return err
@@ -22,8 +26,9 @@ func racy(mc *memcache.Client, key string, token []byte) error {
 	return nil
 }
 
-// The same with the comparison negated and the value as a string.
-func racyString(mc *memcache.Client, key, token string) error {
+// The same with the comparison negated and the value as a string, in a
+// function named as a release.
+func unlockString(mc *memcache.Client, key, token string) error {
 	it, err := mc.Get(key)
 	if err != nil {
 		return err
@@ -67,4 +72,14 @@ func marker(mc *memcache.Client, key string) error {
 		return mc.Delete(key)
 	}
 	return nil
+}
+
+// A one-time e-mail code: not a lock.
+func verifyEmail(mc *memcache.Client, email, code string) bool {
+	it, err := mc.Get("email:" + email)
+	if err != nil || string(it.Value) != code {
+		return false
+	}
+	mc.Delete("email:" + email)
+	return true
 }

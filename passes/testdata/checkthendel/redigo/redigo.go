@@ -72,3 +72,14 @@ func cache(c redis.Conn, key string) {
 		c.Do("DEL", key)
 	}
 }
+
+// A one-time SMS code: not a lock (no NX acquire, no lock name).
+func verifyCode(c redis.Conn, phone, input string) (bool, error) {
+	key := "sms:code:" + phone
+	code, err := redis.String(c.Do("GET", key))
+	if err != nil || code != input {
+		return false, err
+	}
+	_, err = c.Do("DEL", key)
+	return err == nil, err
+}

@@ -20,8 +20,12 @@ func release(ctx context.Context, client rueidis.Client, key, token string) erro
 	return nil
 }
 
-// The early-return form, a cached GET, UNLINK.
+// The early-return form, a cached GET, UNLINK; the lock is acquired in
+// the same function.
 func cached(ctx context.Context, client rueidis.Client, key, token string) {
+	if client.Do(ctx, client.B().Set().Key(key).Value(token).Nx().ExSeconds(10).Build()).Error() != nil {
+		return
+	}
 	v, _ := client.DoCache(ctx, client.B().Get().Key(key).Cache(), time.Second).ToString()
 	if v != token {
 		return
@@ -63,4 +67,15 @@ func otherValue(ctx context.Context, client rueidis.Client, key, token, want str
 	if token == want {
 		client.Do(ctx, client.B().Del().Key(key).Build())
 	}
+}
+
+// A one-time SMS code: not a lock.
+func verifyCode(ctx context.Context, client rueidis.Client, phone, input string) bool {
+	key := "sms:" + phone
+	v, err := client.Do(ctx, client.B().Get().Key(key).Build()).ToString()
+	if err != nil || v != input {
+		return false
+	}
+	client.Do(ctx, client.B().Del().Key(key).Build())
+	return true
 }

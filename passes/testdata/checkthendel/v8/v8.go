@@ -27,3 +27,13 @@ func invalidate(ctx context.Context, rdb *redis.Client, key string) string {
 	rdb.Del(ctx, key)
 	return v
 }
+
+// A one-time login code: not a lock (no NX acquire, no lock name).
+func checkCode(ctx context.Context, rdb *redis.Client, user, code string) bool {
+	key := "login:code:" + user
+	if rdb.Get(ctx, key).Val() != code {
+		return false
+	}
+	rdb.Del(ctx, key)
+	return true
+}
