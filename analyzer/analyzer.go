@@ -17,6 +17,7 @@ import (
 	"github.com/lockvet/lockvet/passes/checkthendel"
 	"github.com/lockvet/lockvet/passes/constvalue"
 	"github.com/lockvet/lockvet/passes/noexpire"
+	"github.com/lockvet/lockvet/passes/outlive"
 	"github.com/lockvet/lockvet/passes/redisops"
 	"github.com/lockvet/lockvet/passes/setnxexpire"
 	"github.com/lockvet/lockvet/passes/ttlunit"
@@ -42,6 +43,7 @@ var registry = []Check{
 	{noexpire.Rule, noexpire.New},
 	{ttlunit.Rule, ttlunit.New},
 	{acquireresult.Rule, acquireresult.New},
+	{outlive.Rule, outlive.New},
 	{unsafeunlock.Rule, unsafeunlock.New},
 	{checkthendel.Rule, checkthendel.New},
 	{unsaferenew.Rule, unsaferenew.New},

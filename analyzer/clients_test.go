@@ -49,6 +49,7 @@ var clients = []client{
 		"LV101": "redsync, bsm/redislock and rueidislock acquire with a TTL in one command; their internals are never reported",
 		"LV102": "the libraries queue nothing in user code",
 		"LV103": "every acquire of these libraries has a TTL (expiry option or default)",
+		"LV106": "their release is a method of the lock object (or, in rueidislock, the cancel of the context), not a key operation, so where the locked region ends is not known; rueidislock renews its locks itself",
 		"LV201": "their Unlock is owner-checked (compare-and-delete script)",
 		"LV202": "their Unlock is owner-checked (compare-and-delete script)",
 		"LV203": "their Extend/Refresh is owner-checked",

@@ -63,7 +63,7 @@ func testData(t *testing.T) string {
 func TestDeclaredWrappers(t *testing.T) {
 	t.Parallel()
 	dir := testData(t)
-	for _, check := range []string{"setnxexpire", "ttlunit", "noexpire", "acquireresult", "unsafeunlock", "unsaferenew", "constvalue"} {
+	for _, check := range []string{"setnxexpire", "ttlunit", "noexpire", "acquireresult", "outlive", "unsafeunlock", "unsaferenew", "constvalue"} {
 		t.Run(check, func(t *testing.T) {
 			t.Parallel()
 			cfg := wrapperConfig
