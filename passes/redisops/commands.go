@@ -213,9 +213,7 @@ func (c *command) fill(info *types.Info, op *Op, args []ast.Expr, o cmdOpts) *Op
 			op.TTL, op.TTLUnit = e, a.unit
 		case roleScript:
 			op.Script = e
-			if s := constval.String(info, e); s != nil {
-				op.ScriptSrc, op.ScriptSrcExpr = *s, e
-			}
+			op.setScriptSrc(info, e)
 		case roleSHA:
 			op.Script = e
 		}

@@ -171,9 +171,7 @@ func (g goRedis) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op
 		op.Keys, op.KeysSpread = sliceElems(args[1])
 		op.Args = variadic(call, args[2:])
 		if name == "Eval" || name == "EvalRO" {
-			if s := constval.String(info, args[0]); s != nil {
-				op.ScriptSrc, op.ScriptSrcExpr = *s, args[0]
-			}
+			op.setScriptSrc(info, args[0])
 		}
 		return op
 	}

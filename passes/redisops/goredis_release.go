@@ -12,7 +12,6 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/internal/lua"
-	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 )
 
@@ -206,7 +205,7 @@ func planUnlock(pass *analysis.Pass, res *Result, g goRedis, ctor *types.Func, i
 		if !ok {
 			continue
 		}
-		if s := constval.String(info, src); s != nil && unlockLike(*s) {
+		if s := scriptText(pass, res, src); s != nil && unlockLike(*s) {
 			return &unlockPlan{name: v.id.Name, existing: info.Defs[v.id], ok: true}
 		}
 	}

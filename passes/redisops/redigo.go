@@ -189,9 +189,7 @@ func (redigo) scriptRun(pass *analysis.Pass, op *Op, rc *redigoCall) {
 		op.KeysSpread = true
 		return
 	}
-	if s := constval.String(info, ctor.Args[1]); s != nil {
-		op.ScriptSrc, op.ScriptSrcExpr = *s, ctor.Args[1]
-	}
+	op.setScriptSrc(info, ctor.Args[1])
 	n := constval.Int(info, ctor.Args[0])
 	switch {
 	case n == nil || int(*n) > len(rc.args):

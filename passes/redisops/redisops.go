@@ -141,10 +141,11 @@ type Op struct {
 
 	// Script is the script source or SHA argument, or the script object
 	// the call runs on (Script.Run). Args are the script arguments.
-	// ScriptSrc is the Lua source when it is a constant known here (an
-	// Eval of a constant, or a script object made from a constant by the
-	// client's constructor in this package); ScriptSrcExpr is where that
-	// constant is written.
+	// ScriptSrc is the Lua source when it is known here: a constant, or
+	// the file a package-level variable embeds (//go:embed), passed to an
+	// Eval or to the client's script constructor in this package.
+	// ScriptSrcExpr is where that constant or variable is written.
+	// Otherwise both are empty, and the script's text is unknown.
 	Script        ast.Expr
 	Args          []ast.Expr
 	ScriptSrc     string
@@ -156,6 +157,7 @@ type Op struct {
 	adapter  adapter
 	res      *Result        // the result holding the op, for what fixes share
 	ttlConst constant.Value // TTL's value when it is an integer constant
+	srcArg   ast.Expr       // the script source expression when not a constant (embed.go)
 }
 
 // Key is the first key, or nil.
@@ -473,16 +475,28 @@ func (b *builder) scopeOf(cur inspector.Cursor, recv ast.Expr) Scope {
 	return scopeOf(b.pass.TypesInfo, cur, recv, b.closureScopes, b.valueScopes)
 }
 
-// resolveScripts fills ScriptSrc for script operations that run a script
-// object (s.Run(…)) made in this package from a constant source:
-// package-level `var s = redis.NewScript(src)` or a local `s := …`. The
-// package is scanned only when it has such operations.
+// resolveScripts fills ScriptSrc for script operations whose source is an
+// embedded file (embed.go), and for those that run a script object
+// (s.Run(…)) made in this package from a known source: package-level
+// `var s = redis.NewScript(src)` or a local `s := …`. The package is
+// scanned only when it has such operations.
 func resolveScripts(pass *analysis.Pass, in *inspector.Inspector, res *Result) {
+	var em *embeds
 	var pending []*Op
 	for _, op := range res.Ops {
-		if op.Kind == Script && op.ScriptSrc == "" {
-			pending = append(pending, op)
+		if op.Kind != Script || op.ScriptSrc != "" {
+			continue
 		}
+		if op.srcArg != nil {
+			if em == nil {
+				em = embedsOf(pass, res)
+			}
+			if s := em.source(op.srcArg); s != nil {
+				op.ScriptSrc, op.ScriptSrcExpr = *s, op.srcArg
+			}
+			continue
+		}
+		pending = append(pending, op)
 	}
 	if len(pending) == 0 {
 		return
@@ -533,7 +547,7 @@ func resolveScripts(pass *analysis.Pass, in *inspector.Inspector, res *Result) {
 			obj = pass.TypesInfo.ObjectOf(id)
 		}
 		if src, ok := inits[obj]; ok {
-			if s := constval.String(pass.TypesInfo, src); s != nil {
+			if s := scriptText(pass, res, src); s != nil {
 				op.ScriptSrc, op.ScriptSrcExpr = *s, src
 			}
 		}

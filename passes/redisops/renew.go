@@ -14,7 +14,6 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/internal/lua"
-	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 )
 
@@ -100,7 +99,7 @@ func (s *ScriptVars) plan(inTest bool, pkg *types.Package, ctor string, lead []s
 	pass, info := s.pass, s.pass.TypesInfo
 	scan := scanOf(pass, s.res)
 	// An existing package-level variable made by the same constructor from
-	// an equivalent constant source.
+	// an equivalent known source (a constant or an embedded file).
 	for _, v := range scan.vars[pkg.Path()] {
 		if !inTest && isTestFile(pass, v.file) || v.fn.Name() != ctor {
 			continue
@@ -109,7 +108,7 @@ func (s *ScriptVars) plan(inTest bool, pkg *types.Package, ctor string, lead []s
 		if len(call.Args) != 1+len(lead) || call.Ellipsis.IsValid() || !leadArgs(info, call.Args, lead) {
 			continue
 		}
-		if src := constval.String(info, call.Args[len(lead)]); src != nil && same(*src) && v.id.Name != "_" {
+		if src := scriptText(pass, s.res, call.Args[len(lead)]); src != nil && same(*src) && v.id.Name != "_" {
 			return &scriptPlan{name: v.id.Name, obj: info.Defs[v.id], ok: true}
 		}
 	}

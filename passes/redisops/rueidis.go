@@ -248,9 +248,7 @@ func (r rueidisClient) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Fun
 		if ctor, ok := ast.Unparen(op.Script).(*ast.CallExpr); ok {
 			if cfn, ok := typeutil.Callee(info, ctor).(*types.Func); ok && cfn.Pkg() != nil {
 				if src, ok := r.scriptCtor(ctor, cfn); ok {
-					if s := constval.String(info, src); s != nil {
-						op.ScriptSrc, op.ScriptSrcExpr = *s, src
-					}
+					op.setScriptSrc(info, src)
 				}
 			}
 		}

@@ -14,7 +14,10 @@
 // unit. A TTL computed from Unix()/UnixNano() is the current date read as a
 // length of time. A time.Duration passed as a Lua script argument reaches the
 // script as nanoseconds, so PEXPIRE ARGV[2] with 30s sets about 347 days (and
-// go-redis v6/v7 cannot encode it at all). The same holds where a client takes
+// go-redis v6/v7 cannot encode it at all); this is reported only when lockvet
+// can read the script (a constant, or a file embedded with //go:embed) and the
+// script passes that argument whole to a timeout: a script it cannot read
+// (EVALSHA, a source passed in) may not read the argument at all. The same holds where a client takes
 // a plain count (redigo's EX/PX arguments, memcached's Expiration and Touch):
 // int64(ttl) or int32(ttl) of a time.Duration is a count of nanoseconds, 30s
 // becomes 30000000000 seconds or wraps around in 32 bits. EXPIRE with a TTL of

@@ -78,24 +78,26 @@ func valueEnds(rest string) bool {
 	return word != "" && word != "and" && word != "or" && (rest[0] < '0' || rest[0] > '9')
 }
 
-// scriptArgs reports time.Duration values passed as script arguments:
-// clients send them as a count of nanoseconds (or fail to encode them),
-// which no Redis timeout takes. When the script source is known, only an
-// argument the script passes whole to a timeout is reported: a script may
-// take nanoseconds and convert them itself.
+// scriptArgs reports time.Duration values passed as script arguments that
+// the script passes whole to a timeout: clients send them as a count of
+// nanoseconds (or fail to encode them), which no Redis timeout takes. The
+// finding is about what the script does with the argument, so it needs the
+// script's text (a constant, or an embedded file: redisops): a script may
+// not read the argument at all, or take nanoseconds and convert them
+// itself. When the text is unknown (EVALSHA, a source passed in), it says
+// nothing.
 func (c *checker) scriptArgs(op *redisops.Op) {
+	if op.ScriptSrc == "" {
+		return
+	}
 	info := c.pass.TypesInfo
 	for i, a := range op.Args {
 		if !isDuration(info.TypeOf(a)) {
 			continue
 		}
-		var use luaUse
-		if op.ScriptSrc != "" {
-			if use = argUse(op.ScriptSrc, i+1); use == 0 {
-				continue
-			}
+		if use := argUse(op.ScriptSrc, i+1); use != 0 {
+			c.durationArg(op, a, i+1, use)
 		}
-		c.durationArg(op, a, i+1, use)
 	}
 }
 
@@ -120,10 +122,10 @@ func (c *checker) durationArg(op *redisops.Op, a ast.Expr, n int, use luaUse) {
 		d.SuggestedFixes = []analysis.SuggestedFix{{Message: "Pass " + recv + ".Milliseconds()", TextEdits: edits}}
 	case usesSeconds:
 		d.Message = fmt.Sprintf("%s, and the script's EXPIRE/EX reads seconds, so the TTL is a billion times too long; pass int64(%s / time.Second)", head, recv)
-	case usesAt:
+	case usesMillis | usesSeconds:
+		d.Message = fmt.Sprintf("%s, and the script passes it to timeouts in milliseconds and in seconds (PEXPIRE/PX and EXPIRE/EX), which read it as a million and a billion times too long; pass %s.Milliseconds() and int64(%s / time.Second) as separate arguments", head, recv, recv)
+	default: // usesAt, alone or with another use
 		d.Message = fmt.Sprintf("%s, and the script passes it to a command that takes a point in time (PEXPIREAT, EXPIREAT, PXAT, EXAT); pass time.Now().Add(%s).UnixMilli(), or .Unix() for the seconds forms", head, text)
-	default:
-		d.Message = fmt.Sprintf("%s, which no Redis timeout takes: PEXPIRE would read 30s as about 347 days; pass %s.Milliseconds() for PEXPIRE/PX, or int64(%s / time.Second) for EXPIRE/EX", head, recv, recv)
 	}
 	if op.ScriptSrcExpr != nil {
 		d.Related = []analysis.RelatedInformation{{Pos: op.ScriptSrcExpr.Pos(), End: op.ScriptSrcExpr.End(), Message: "script source"}}

@@ -1,0 +1,2 @@
+-- Extends whatever holds the key.
+return redis.call("PEXPIRE", KEYS[1], ARGV[1])
