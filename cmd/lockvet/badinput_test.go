@@ -23,13 +23,13 @@ import (
 
 // badModule writes files into a new module example.com/bad that requires
 // go-redis v9 (go.mod and go.sum as in testdata/broken) and returns its
-// directory.
+// directory (moduleDir).
 func badModule(t *testing.T, files map[string]string) string {
 	t.Helper()
 	if setupErr != nil {
 		t.Fatal(setupErr)
 	}
-	dir := t.TempDir()
+	dir := moduleDir(t)
 	gomod, err := os.ReadFile(filepath.Join(brokenDir, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
@@ -109,6 +109,7 @@ import (
 
 // TestNoModule: a directory outside any module is an error that says so.
 func TestNoModule(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte("package x\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -123,6 +124,7 @@ func TestNoModule(t *testing.T) {
 
 // TestEmptyModule: a module without packages matches nothing.
 func TestEmptyModule(t *testing.T) {
+	t.Parallel()
 	dir := badModule(t, map[string]string{"README": "no Go here\n"})
 	r := lockvet(t, dir, "./...")
 	r.wantCode(t, exitError)
@@ -135,6 +137,7 @@ func TestEmptyModule(t *testing.T) {
 // TestBrokenTestFile: a type error in a test file is reported, and the
 // package's own files are still analyzed.
 func TestBrokenTestFile(t *testing.T) {
+	t.Parallel()
 	dir := badModule(t, map[string]string{
 		"p/p.go":      "package p\n" + lockImports + lockFunc("tryLock", " // LV101: reported despite the broken test"),
 		"p/p_test.go": "package p\n\nvar n int = \"one\"\n",
@@ -152,6 +155,7 @@ func TestBrokenTestFile(t *testing.T) {
 // (as the compiler and go vet do), while fixes edit the file the bytes
 // are in.
 func TestLineDirectives(t *testing.T) {
+	t.Parallel()
 	src := "package tmpl\n" + lockImports + "\n//line lock.tmpl:100\n" + lockFunc("tryLock", "")
 	dir := badModule(t, map[string]string{"tmpl/tmpl.go": src})
 	r := lockvet(t, dir, "./...")
@@ -274,6 +278,7 @@ func Twice(x int) int { return int(C.twice(C.int(x))) }
 // its place in the user's file; its fix is not offered, since the syntax
 // analyzed is cgo's translation in the build cache.
 func TestCgo(t *testing.T) {
+	t.Parallel()
 	cc := strings.Fields(strings.TrimSpace(goEnv(t, "CC")))
 	if len(cc) == 0 {
 		t.Skip("no C compiler configured")
@@ -336,6 +341,7 @@ func TestCgo(t *testing.T) {
 // C compiler; cgo files are left out as the build leaves them out, and
 // the rest of the package is analyzed.
 func TestCgoDisabled(t *testing.T) {
+	t.Parallel()
 	dir := cgoModule(t)
 	r := lockvetEnv(t, dir, []string{"CGO_ENABLED=0", "CC=/nonexistent/cc"}, "./...")
 	r.wantCode(t, exitFindings)
@@ -358,6 +364,7 @@ func goEnv(t *testing.T, name string) string {
 // TestGenerics: generic functions and generic wrappers around clients
 // (type parameters constrained by redis.Cmdable or UniversalClient).
 func TestGenerics(t *testing.T) {
+	t.Parallel()
 	dir := badModule(t, map[string]string{"gen/gen.go": `package gen
 ` + lockImports + `
 func tryLock[C redis.Cmdable](ctx context.Context, c C, key, token string) (bool, error) {
@@ -419,6 +426,7 @@ var (
 // TestBuildTags: files excluded by build constraints are not analyzed;
 // tags set through GOFLAGS select them, as for go build.
 func TestBuildTags(t *testing.T) {
+	t.Parallel()
 	dir := badModule(t, map[string]string{
 		"p/p.go":     "package p\n" + lockImports + lockFunc("tryLock", " // LV101: always built"),
 		"p/extra.go": "//go:build lockvet_extra\n\npackage p\n" + lockImports + lockFunc("tryLockExtra", ""),
@@ -440,6 +448,7 @@ func TestBuildTags(t *testing.T) {
 // its external test package, is analyzed, each finding reported once;
 // -test=false leaves both out.
 func TestTestPackages(t *testing.T) {
+	t.Parallel()
 	dir := badModule(t, map[string]string{
 		"p/p.go":      "package p\n\n// N is used by the tests.\nconst N = 1\n",
 		"p/p_test.go": "package p\n" + lockImports + lockFunc("tryLockInternal", " // LV101: internal test file"),
@@ -463,6 +472,7 @@ func TestTestPackages(t *testing.T) {
 // network namespace where the machine allows one) and runs none of the
 // analyzed code (an init that would create a file does not run).
 func TestSafety(t *testing.T) {
+	t.Parallel()
 	dir := badModule(t, map[string]string{
 		"p/p.go": "package p\n" + lockImports + lockFunc("tryLock", "") + `
 func init() {
@@ -543,6 +553,7 @@ func sameFiles(t *testing.T, before, after map[string]string) {
 // packages and the statements executed are summed, for the function at
 // 1x and at 4x its size.
 func TestLongFunction(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds lockvet with coverage counters")
 	}
@@ -580,6 +591,7 @@ func long(ctx context.Context, rdb *redis.Client, key, token string) (int, error
 // cost about 4x the work (4.0x when this was written; it was 16x while
 // each fix and each acquire's flow walked the whole function).
 func TestLongLockFunction(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds lockvet with coverage counters")
 	}
@@ -636,6 +648,7 @@ func workRatio(t *testing.T, small, big map[string]string) float64 {
 // nothing per finding or per fix walks the whole package (its files,
 // declarations or comments).
 func TestManyLockFiles(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds lockvet with coverage counters")
 	}

@@ -41,8 +41,7 @@ func cleanupLock(ctx context.Context, rdb *redis.Client) bool {
 // the SARIF fingerprints as they were too; a new bug is reported, in
 // every output format.
 func TestBaseline(t *testing.T) {
-	t.Parallel()
-	dir := copyTree(t, exampleDir)
+	dir := exampleCopy(t)
 	all := markers(t, dir, markerSet{})
 	prints := fingerprintsOf(t, dir)
 

@@ -157,7 +157,6 @@ func TestJSON(t *testing.T) {
 // the example leaves code that builds and vets, and a second run finds
 // only findings that have no fix.
 func TestFixAndDiff(t *testing.T) {
-	t.Parallel()
 	before := lockvet(t, exampleDir, "-json", "./...")
 	_, diags := parseJSON(t, exampleDir, before.stdout)
 	var reportOnly []marker
@@ -170,7 +169,7 @@ func TestFixAndDiff(t *testing.T) {
 		}
 	}
 
-	dir := copyTree(t, exampleDir)
+	dir := exampleCopy(t)
 	original := snapshot(t, dir)
 	d := lockvet(t, dir, "-diff", "./...")
 	d.wantCode(t, exitFindings)

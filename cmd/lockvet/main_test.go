@@ -222,10 +222,17 @@ func sameMarkers(t *testing.T, got, want []marker) {
 	}
 }
 
-// copyTree copies the module in src to a new temporary directory.
+// copyTree copies the module in src to a new directory (moduleDir).
 func copyTree(t *testing.T, src string) string {
 	t.Helper()
-	dst := t.TempDir()
+	dst := moduleDir(t)
+	copyInto(t, src, dst)
+	return dst
+}
+
+// copyInto copies the tree at src to dst.
+func copyInto(t *testing.T, src, dst string) {
+	t.Helper()
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -243,7 +250,6 @@ func copyTree(t *testing.T, src string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dst
 }
 
 // snapshot is the content of every file under dir.

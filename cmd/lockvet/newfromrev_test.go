@@ -17,11 +17,8 @@ func gitRepo(t *testing.T) string {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	repo := t.TempDir()
-	mod := filepath.Join(repo, "svc")
-	if err := os.Rename(copyTree(t, exampleDir), mod); err != nil {
-		t.Fatal(err)
-	}
+	mod := exampleCopy(t)
+	repo := filepath.Dir(mod)
 	gitIn(t, repo, "init", "-q", "-b", "main")
 	gitIn(t, repo, "add", ".")
 	gitIn(t, repo, "commit", "-q", "-m", "example")
@@ -60,7 +57,6 @@ func editLine(t *testing.T, dir, file string, n int, old, new string) {
 // blank lines above, do not; untracked files count as new; committed
 // changes count against an older revision.
 func TestNewFromRev(t *testing.T) {
-	t.Parallel()
 	mod := gitRepo(t)
 	r := lockvet(t, mod, "-new-from-rev", "HEAD", "./...")
 	r.wantCode(t, exitClean)

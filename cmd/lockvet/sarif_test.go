@@ -280,7 +280,7 @@ func suppressedCopy(t *testing.T) (string, marker) {
 		t.Fatal("the example module has no LV101 marker")
 	}
 	m := ms[0]
-	dir := copyTree(t, exampleDir)
+	dir := exampleCopy(t)
 	path := filepath.Join(dir, filepath.FromSlash(m.file))
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -301,7 +301,6 @@ func suppressedCopy(t *testing.T) (string, marker) {
 // text output, the exit status and go vet, and SARIF lists it as
 // suppressed in source with the directive's reason.
 func TestSuppression(t *testing.T) {
-	t.Parallel()
 	dir, sup := suppressedCopy(t)
 	var want []marker
 	for _, m := range markers(t, dir, markerSet{}) {
