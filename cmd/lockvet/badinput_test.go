@@ -342,6 +342,7 @@ func TestCgo(t *testing.T) {
 // the rest of the package is analyzed.
 func TestCgoDisabled(t *testing.T) {
 	t.Parallel()
+	needSlow(t, "compiles the standard library and go-redis again with CGO_ENABLED=0")
 	dir := cgoModule(t)
 	r := lockvetEnv(t, dir, []string{"CGO_ENABLED=0", "CC=/nonexistent/cc"}, "./...")
 	r.wantCode(t, exitFindings)
@@ -554,9 +555,7 @@ func sameFiles(t *testing.T, before, after map[string]string) {
 // 1x and at 4x its size.
 func TestLongFunction(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds lockvet with coverage counters")
-	}
+	needSlow(t, "builds lockvet with coverage counters and compiles generated packages of thousands of lines")
 	const blocks = 1300 // four statements each
 	gen := func(n int) string {
 		var b strings.Builder
@@ -592,9 +591,7 @@ func long(ctx context.Context, rdb *redis.Client, key, token string) (int, error
 // each fix and each acquire's flow walked the whole function).
 func TestLongLockFunction(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds lockvet with coverage counters")
-	}
+	needSlow(t, "builds lockvet with coverage counters and compiles generated packages of thousands of lines")
 	gen := func(n int) string {
 		var b strings.Builder
 		b.WriteString("package long\n" + lockImports + "\nfunc long(ctx context.Context, rdb *redis.Client, token string) error {\n")
@@ -649,9 +646,7 @@ func workRatio(t *testing.T, small, big map[string]string) float64 {
 // declarations or comments).
 func TestManyLockFiles(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds lockvet with coverage counters")
-	}
+	needSlow(t, "builds lockvet with coverage counters and compiles generated packages of thousands of lines")
 	gen := func(n int) map[string]string {
 		files := map[string]string{}
 		for i := range n {

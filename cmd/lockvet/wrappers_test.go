@@ -80,23 +80,26 @@ func TestWrapperFlags(t *testing.T) {
 		t.Errorf("without declarations: %s", r.stdout)
 	}
 
-	v := command(t, dir, "go", append(append([]string{"vet", "-vettool=" + lockvetBin}, flags...), "./wrappers/unsafeunlock")...)
-	v.wantCode(t, 1)
-	var got []marker
-	for line := range strings.Lines(v.stderr) {
-		m := vetLineRE.FindStringSubmatch(strings.TrimSuffix(line, "\n"))
-		if m == nil || !strings.Contains(m[4], "does not check the owner") {
-			continue
+	t.Run("go vet", func(t *testing.T) {
+		needSlow(t, govetHost)
+		v := command(t, dir, "go", append(append([]string{"vet", "-vettool=" + lockvetBin}, flags...), "./wrappers/unsafeunlock")...)
+		v.wantCode(t, 1)
+		var got []marker
+		for line := range strings.Lines(v.stderr) {
+			m := vetLineRE.FindStringSubmatch(strings.TrimSuffix(line, "\n"))
+			if m == nil || !strings.Contains(m[4], "does not check the owner") {
+				continue
+			}
+			file := m[1]
+			if !filepath.IsAbs(file) {
+				file = filepath.Join(dir, file)
+			}
+			rel, _ := filepath.Rel(dir, file)
+			n, _ := strconv.Atoi(m[2])
+			got = append(got, marker{filepath.ToSlash(rel), n, "LV201"})
 		}
-		file := m[1]
-		if !filepath.IsAbs(file) {
-			file = filepath.Join(dir, file)
-		}
-		rel, _ := filepath.Rel(dir, file)
-		n, _ := strconv.Atoi(m[2])
-		got = append(got, marker{filepath.ToSlash(rel), n, "LV201"})
-	}
-	sameMarkers(t, got, want)
+		sameMarkers(t, got, want)
+	})
 
 	// A malformed declaration is a usage error.
 	r = lockvet(t, dir, "-release-funcs", "(*"+store+").Unlock", "./wrappers/unsafeunlock")
