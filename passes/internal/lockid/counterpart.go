@@ -33,7 +33,10 @@ type counterparts struct {
 }
 
 // cpGroup is the receiver's type (nil for package-level functions) and
-// the words of the name besides the lock vocabulary.
+// the words of the name besides the lock vocabulary. Names are unique in
+// a scope, so a group holds only names that differ in filler words (Lock,
+// TryLock, GetLock, …): pairing within a group costs a small constant per
+// helper, which keeps the package's work linear (TestManyLockFiles).
 type cpGroup struct {
 	recv types.Object
 	rest string

@@ -10,8 +10,10 @@ import (
 	"unicode"
 )
 
-// Words splits s into lower-case words, at non-letters and at camelCase
-// humps (an acronym is one word: HTTPLock is "http", "lock").
+// Words splits s into lower-case words, at characters that are neither
+// letters nor digits, between letters and digits, and at camelCase humps
+// (an acronym is one word: HTTPLock is "http", "lock"; lockJob2 is "lock",
+// "job", "2").
 func Words(s string) []string {
 	var words []string
 	start := -1
@@ -23,8 +25,12 @@ func Words(s string) []string {
 		}
 	}
 	for i, r := range rs {
+		digit := unicode.IsDigit(r)
+		if start >= 0 && digit != unicode.IsDigit(rs[i-1]) {
+			flush(i)
+		}
 		switch {
-		case !unicode.IsLetter(r):
+		case !digit && !unicode.IsLetter(r):
 			flush(i)
 		case unicode.IsUpper(r):
 			// A hump starts a word unless it continues an acronym.

@@ -1,6 +1,9 @@
 package lockname
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestLockLike(t *testing.T) {
 	for s, want := range map[string]bool{
@@ -37,6 +40,20 @@ func TestLockLike(t *testing.T) {
 	}
 }
 
+func TestWords(t *testing.T) {
+	for s, want := range map[string]string{
+		"HTTPLock":    "http lock",
+		"lockJob2":    "lock job 2",
+		"v2Lock":      "v 2 lock",
+		"lock:job:%d": "lock job d",
+		"UnLock":      "un lock",
+	} {
+		if got := strings.Join(Words(s), " "); got != want {
+			t.Errorf("Words(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
 func TestCounterparts(t *testing.T) {
 	for _, tc := range []struct {
 		acquire, other string
@@ -56,7 +73,9 @@ func TestCounterparts(t *testing.T) {
 		{"GetLock", "DelLock", true},
 		{"Lock", "KeepAlive", true},
 		{"lockJob", "unlockOrder", false},
-		{"Unlock", "Lock", false}, // the acquire comes first
+		{"lockJob2", "unlockJob2", true},
+		{"acquire1", "release2", false}, // numbered helpers pair by number
+		{"Unlock", "Lock", false},       // the acquire comes first
 		{"Set", "Del", false},
 		{"SetNX", "Del", false},
 		{"Get", "Release", false},
