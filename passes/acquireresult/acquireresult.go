@@ -14,9 +14,12 @@ package acquireresult
 //   - only the busy error is handled where busy is reported as an error (a
 //     timeout falls through as acquired);
 //   - on some path, a busy or failed outcome reaches a `return true` of a
-//     function that reports whether it acquired the lock (fail-open), or
-//     the release of the lock in the same function (the critical section
-//     ran without the lock).
+//     function that reports whether it acquired the lock (fail-open), a
+//     failed one a `return nil` of a function that reports busy as an
+//     error and hands the lock to its caller (fail-open), or either
+//     reaches the release of the lock in the same function, made there or
+//     by a helper, or deferred after the last test of the reply (the
+//     critical section ran without the lock).
 //
 // Each finding needs evidence that the key is a lock: the package releases
 // it (lockid), the code names it one (lockid.Named), or the call takes a
@@ -51,8 +54,10 @@ var Rule = &rules.Rule{
 lock) and failed (a timeout, a lost connection, a server error). go-redis
 reports a held key from SetNX as false with a nil error, and from SetArgs with
 Mode "NX" as the redis.Nil error. Code that checks only SetNX's error, ignores
-the reply, handles only redis.Nil, or returns "acquired" when the command
-failed runs the critical section without the lock: two processes do the work
+the reply, handles only redis.Nil, or reports "acquired" when the command
+failed (returns true; returns a nil error from a helper whose busy is an
+error; logs the error and falls through into the work and the release)
+runs the critical section without the lock: two processes do the work
 at once, and during a Redis outage every caller does. Lock libraries report
 both busy and failed as the error of their acquire; code that drops it has
 the same bug.`,
@@ -343,6 +348,9 @@ func (c *checker) flow(a *redisops.Op, out redisops.Outcome) {
 			if kind == retTrue && (!f.retAcq || bit == failed && c.failOpenNoted(a, s.node)) {
 				continue
 			}
+			if kind == retNil && (!f.nilAcq || !f.busyErr || f.busyNil || c.failOpenNoted(a, s.node)) {
+				continue
+			}
 			if pick == nil || s.node.Pos() < pick.node.Pos() {
 				pick = s
 			}
@@ -353,6 +361,8 @@ func (c *checker) flow(a *redisops.Op, out redisops.Outcome) {
 	}
 	choose(retTrue, failed, fmt.Sprintf("when %s fails, this path returns true (acquired): while Redis is unreachable every caller takes the lock at once; "+
 		"return false with the error (fail closed)", a.Method))
+	choose(retNil, failed, fmt.Sprintf("when %s fails, this path returns a nil error, which the caller takes for acquired (busy is an error here): while Redis is unreachable every caller takes the lock at once; "+
+		"return the error (fail closed)", a.Method))
 	choose(release, failed, fmt.Sprintf("when %s fails, this path still runs the critical section and reaches the release: the work runs without the lock; "+
 		"stop on the error before the work", a.Method))
 	choose(retTrue, busy, fmt.Sprintf("when %s finds the lock held by another process, this path still returns true (acquired) and two holders run at once; "+
@@ -367,7 +377,7 @@ func (c *checker) flow(a *redisops.Op, out redisops.Outcome) {
 		return
 	}
 	d := analysis.Diagnostic{Pos: a.Call.Pos(), End: out.Expr.End(), Message: msg}
-	if pick.kind == retTrue {
+	if pick.kind == retTrue || pick.kind == retNil {
 		d.Related = []analysis.RelatedInformation{{Pos: pick.node.Pos(), End: pick.node.End(), Message: "returns acquired here"}}
 	} else {
 		rel = pick.rel

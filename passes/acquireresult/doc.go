@@ -6,8 +6,10 @@
 // lock) and failed (a timeout, a lost connection, a server error). go-redis
 // reports a held key from SetNX as false with a nil error, and from SetArgs with
 // Mode "NX" as the redis.Nil error. Code that checks only SetNX's error, ignores
-// the reply, handles only redis.Nil, or returns "acquired" when the command
-// failed runs the critical section without the lock: two processes do the work
+// the reply, handles only redis.Nil, or reports "acquired" when the command
+// failed (returns true; returns a nil error from a helper whose busy is an
+// error; logs the error and falls through into the work and the release)
+// runs the critical section without the lock: two processes do the work
 // at once, and during a Redis outage every caller does. Lock libraries report
 // both busy and failed as the error of their acquire; code that drops it has
 // the same bug.

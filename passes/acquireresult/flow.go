@@ -103,9 +103,14 @@ const (
 	// retTrue: a return of true in the slot of the function's bool
 	// result (the function reports "acquired").
 	retTrue sinkKind = iota + 1
-	// release: the lock's release in the same function (not deferred):
-	// the critical section is behind it.
+	// release: the lock's release in the same function, directly or by a
+	// helper it calls, or a deferred release registered after every test
+	// of the reply: the critical section is behind it.
 	release
+	// retNil: a return of a nil error from a function that reports busy
+	// as a non-nil error and does not release the lock itself (it hands
+	// the lock to its caller, who takes nil for acquired).
+	retNil
 )
 
 type sink struct {
@@ -131,16 +136,24 @@ type flow struct {
 	rels []lockid.Release
 	gets []*ast.CallExpr
 	// boolIdx is the index of the function's only bool result (-1 if
-	// none), nres the number of results.
-	boolIdx, nres int
+	// none), nres the number of results. errIdx is the index of its last
+	// result when that is an error and it has no bool result (-1 if not).
+	boolIdx, nres, errIdx int
+	// lastUse is the end of the last read of the reply: a deferred release
+	// registered after it runs whatever the reply said.
+	lastUse token.Pos
 
 	sinks  map[ast.Node]*sink
 	retAcq bool // acquired reaches a return of true or of the value
-	bad    bool // a test of the reply that this check does not read
+	// nilAcq: acquired reaches a return of a nil error; busyErr: busy
+	// reaches a return of a non-nil error; busyNil: busy reaches a return
+	// of a nil error.
+	nilAcq, busyErr, busyNil bool
+	bad                      bool // a test of the reply that this check does not read
 }
 
 func newFlow(pass *analysis.Pass, locks *lockid.Locks, fn *funcFacts, a *redisops.Op, out redisops.Outcome) *flow {
-	f := &flow{pass: pass, info: pass.TypesInfo, fn: fn, a: a, out: out, boolIdx: -1, sinks: map[ast.Node]*sink{}}
+	f := &flow{pass: pass, info: pass.TypesInfo, fn: fn, a: a, out: out, boolIdx: -1, errIdx: -1, sinks: map[ast.Node]*sink{}}
 	if id, ok := out.Value.(*ast.Ident); ok {
 		f.val = f.info.ObjectOf(id)
 	}
@@ -172,12 +185,17 @@ func newFlow(pass *analysis.Pass, locks *lockid.Locks, fn *funcFacts, a *redisop
 			}
 		}
 	}
+	if sig != nil && f.boolIdx == -1 && f.nres > 0 && types.Identical(sig.Results().At(f.nres-1).Type(), types.Universe.Lookup("error").Type()) {
+		f.errIdx = f.nres - 1
+	}
+	body := a.Func.Body
 	for _, r := range locks.Releases(a) {
-		if r.Evidence == lockid.SameFunc && r.Op.Func == a.Func {
+		if r.Evidence == lockid.SameFunc && r.Op.Func == a.Func ||
+			r.Evidence == lockid.ViaHelper && r.Call != nil && body.Pos() <= r.Call.Pos() && r.Call.End() <= body.End() && r.Call.Pos() > a.Call.End() {
 			f.rels = append(f.rels, r)
 		}
 	}
-	if len(f.rels) == 0 && f.boolIdx < 0 {
+	if len(f.rels) == 0 && f.boolIdx < 0 && f.errIdx < 0 {
 		return nil // no sink: nothing to follow
 	}
 	if f.derived(a, out) {
@@ -191,7 +209,27 @@ func newFlow(pass *analysis.Pass, locks *lockid.Locks, fn *funcFacts, a *redisop
 		}
 	}
 	f.tags = fn.tags
+	f.lastUse = a.Call.End()
+	for _, obj := range []types.Object{f.val, f.err} {
+		if uses := f.fn.uses[obj]; obj != nil && len(uses) > 0 {
+			f.lastUse = max(f.lastUse, uses[len(uses)-1].Node().End())
+		}
+	}
+	for _, e := range []ast.Expr{out.Value, out.Err} {
+		if e != nil {
+			f.lastUse = max(f.lastUse, e.End())
+		}
+	}
 	return f
+}
+
+// relPos is where the release r happens in the acquiring function: the
+// helper call for a release made by a helper, else the release itself.
+func relPos(r *lockid.Release) token.Pos {
+	if r.Evidence == lockid.ViaHelper && r.Call != nil {
+		return r.Call.Pos()
+	}
+	return r.Op.Call.Pos()
 }
 
 // run propagates the outcome from the acquire through the function's
@@ -256,12 +294,12 @@ func (f *flow) run() {
 // use. Nodes after all of these change only the state, which nothing reads
 // any more.
 func (f *flow) horizon() token.Pos {
-	if f.boolIdx >= 0 {
+	if f.boolIdx >= 0 || f.errIdx >= 0 && len(f.rels) == 0 {
 		return f.a.Func.Body.End()
 	}
 	last := f.a.Call.End()
-	for _, r := range f.rels {
-		last = max(last, r.Op.Call.Pos())
+	for i := range f.rels {
+		last = max(last, relPos(&f.rels[i]))
 	}
 	for _, obj := range []types.Object{f.val, f.err} {
 		if uses := f.fn.uses[obj]; obj != nil && len(uses) > 0 {
@@ -357,12 +395,28 @@ func (f *flow) visit(n ast.Node, s state) {
 				f.retAcq = true
 			}
 		}
-	case *ast.DeferStmt, *ast.GoStmt:
+		if f.errIdx >= 0 && len(f.rels) == 0 && len(n.Results) == f.nres {
+			o := s.outcomes()
+			if f.isNil(n.Results[f.errIdx]) {
+				record(retNil, n, nil)
+				f.nilAcq = f.nilAcq || o&acquired != 0
+				f.busyNil = f.busyNil || o&busy != 0
+			} else if o&busy != 0 {
+				f.busyErr = true
+			}
+		}
+	case *ast.GoStmt:
 		return
+	case *ast.DeferStmt:
+		// A deferred release registered before the last test of the
+		// reply says nothing: the tests may still leave.
+		if n.Pos() < f.lastUse {
+			return
+		}
 	}
 	for i := range f.rels {
 		r := &f.rels[i]
-		if n.Pos() <= r.Op.Call.Pos() && r.Op.Call.Pos() < n.End() {
+		if p := relPos(r); n.Pos() <= p && p < n.End() {
 			record(release, n, r)
 		}
 	}

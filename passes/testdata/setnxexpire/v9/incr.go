@@ -53,7 +53,132 @@ func incrLoop(ctx context.Context, rdb *redis.Client, jobs []string) {
 	}
 }
 
+// Every comparison that lets only the first INCR through is a guard: a
+// later caller's reply is 2 or more.
+func incrGreater(ctx context.Context, rdb *redis.Client, key string) error {
+	n, err := rdb.Incr(ctx, key).Result()
+	if err != nil {
+		return err
+	}
+	if n > 1 {
+		return errBusy
+	}
+	rdb.Expire(ctx, key, ttl) // want `Expire after Incr acquired key without a TTL`
+	defer rdb.Del(ctx, key)
+	return work(ctx)
+}
+
+func incrOneLess(ctx context.Context, rdb *redis.Client, key string) error {
+	n := rdb.Incr(ctx, key).Val()
+	if 1 < n {
+		return errBusy
+	}
+	rdb.Expire(ctx, key, ttl) // want `Expire after Incr acquired key without a TTL`
+	defer rdb.Del(ctx, key)
+	return work(ctx)
+}
+
+func incrAtLeastTwo(ctx context.Context, rdb *redis.Client, key string) error {
+	if rdb.Incr(ctx, key).Val() >= 2 {
+		return errBusy
+	}
+	rdb.Expire(ctx, key, ttl) // want `Expire after Incr acquired key without a TTL`
+	defer rdb.Del(ctx, key)
+	return work(ctx)
+}
+
+// == 1 with the busy branch in the else, the work after the if.
+func incrEqualElse(ctx context.Context, rdb *redis.Client, key string) error {
+	n, err := rdb.Incr(ctx, key).Result()
+	if err != nil {
+		return err
+	}
+	if n == 1 {
+		rdb.Expire(ctx, key, ttl) // want `Expire after Incr acquired key without a TTL`
+	} else {
+		return errBusy
+	}
+	defer rdb.Del(ctx, key)
+	return work(ctx)
+}
+
+// != 1 with the work in the else.
+func incrNotEqualElse(ctx context.Context, rdb *redis.Client, key string) error {
+	if n := rdb.Incr(ctx, key).Val(); n != 1 {
+		return errBusy
+	} else {
+		rdb.Expire(ctx, key, ttl) // want `Expire after Incr acquired key without a TTL`
+		defer rdb.Del(ctx, key)
+	}
+	return work(ctx)
+}
+
+// A switch on the reply.
+func incrSwitch(ctx context.Context, rdb *redis.Client, key string) error {
+	n, err := rdb.Incr(ctx, key).Result()
+	if err != nil {
+		return err
+	}
+	switch n {
+	case 1:
+		rdb.Expire(ctx, key, ttl) // want `Expire after Incr acquired key without a TTL`
+	default:
+		return errBusy
+	}
+	defer rdb.Del(ctx, key)
+	return work(ctx)
+}
+
+// A switch of comparisons.
+func incrSwitchCases(ctx context.Context, rdb *redis.Client, key string) error {
+	n := rdb.Incr(ctx, key).Val()
+	switch {
+	case n > 1:
+		return errBusy
+	case n == 1:
+		rdb.Expire(ctx, key, ttl) // want `Expire after Incr acquired key without a TTL`
+		defer rdb.Del(ctx, key)
+		return work(ctx)
+	}
+	return nil
+}
+
 // --- silent: counters ---
+
+// A limit other than 1: the first caller and the second are let through
+// alike, so it is a counter, not a lock.
+func underLimit(ctx context.Context, rdb *redis.Client, key string) error {
+	n := rdb.Incr(ctx, key).Val()
+	if n > 5 {
+		return errBusy
+	}
+	rdb.Expire(ctx, key, time.Minute)
+	defer rdb.Del(ctx, key)
+	return work(ctx)
+}
+
+// A switch on the reply with no default: a reply of 2 or more falls
+// through to the same code as 1.
+func switchNoDefault(ctx context.Context, rdb *redis.Client, key string) error {
+	n := rdb.Incr(ctx, key).Val()
+	switch n {
+	case 1:
+		rdb.Expire(ctx, key, time.Minute)
+	}
+	defer rdb.Del(ctx, key)
+	return work(ctx)
+}
+
+// An else that does not leave: every caller runs the rest.
+func elseStays(ctx context.Context, rdb *redis.Client, key string) error {
+	if rdb.Incr(ctx, key).Val() != 1 {
+		_ = work(ctx)
+	} else {
+		rdb.Expire(ctx, key, time.Minute)
+	}
+	defer rdb.Del(ctx, key)
+	return work(ctx)
+}
 
 // A rate counter compared with a limit; its first hit starts the window.
 func limited(ctx context.Context, rdb *redis.Client, user string) bool {

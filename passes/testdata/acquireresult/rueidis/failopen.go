@@ -1,0 +1,44 @@
+package rueidis
+
+import (
+	"context"
+	"log"
+
+	"github.com/redis/rueidis"
+)
+
+// A failed SET NX logged and reported as a nil error.
+func (m *Mutex) LockOrErr(ctx context.Context) error {
+	err := m.client.Do(ctx, m.client.B().Set().Key(m.key).Value(m.token).Nx().ExSeconds(30).Build()).Error() // want `when SET fails, this path returns a nil error, which the caller takes for acquired`
+	if rueidis.IsRedisNil(err) {
+		return errBusy
+	}
+	if err != nil {
+		log.Print(err)
+		return nil
+	}
+	return nil
+}
+
+// A failure logged, then the work and a deferred release.
+func (m *Mutex) fallThrough(ctx context.Context) error {
+	err := m.client.Do(ctx, m.client.B().Set().Key(m.key).Value(m.token).Nx().ExSeconds(30).Build()).Error() // want `when SET fails, this path still runs the critical section and reaches the release`
+	if rueidis.IsRedisNil(err) {
+		return errBusy
+	} else if err != nil {
+		log.Print(err)
+	}
+	defer unlockScript.Exec(ctx, m.client, []string{m.key}, []string{m.token})
+	return work(ctx)
+}
+
+// --- silent ---
+
+// The error returned: fail-closed.
+func (m *Mutex) LockStrict(ctx context.Context) error {
+	err := m.client.Do(ctx, m.client.B().Set().Key(m.key).Value(m.token).Nx().ExSeconds(30).Build()).Error()
+	if rueidis.IsRedisNil(err) {
+		return errBusy
+	}
+	return err
+}
