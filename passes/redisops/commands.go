@@ -16,7 +16,8 @@ import (
 // this table:
 //
 //   - by position, for commands sent as a name and a list of arguments
-//     (redigo's c.Do("SET", key, value, "NX", "PX", ms)): positional;
+//     (redigo's c.Do("SET", key, value, "NX", "PX", ms), go-redis'
+//     rdb.Do(ctx, "set", key, value, "nx", "px", ms)): positional;
 //   - by builder step, for clients whose typed builders are generated from
 //     the Redis command reference, one method per argument or option word
 //     (rueidis' B().Set().Key(k).Value(v).Nx().PxMilliseconds(ms)): each

@@ -90,7 +90,7 @@ var goRedisEval = map[string]bool{"Eval": true, "EvalSha": true, "EvalRO": true,
 var goRedisScriptRun = map[string]bool{"Run": true, "RunRO": true, "Eval": true, "EvalSha": true, "EvalRO": true, "EvalShaRO": true}
 
 func goRedisNames() []string {
-	ns := []string{"SetArgs", "DelExArgs", "TxPipelined", "Pipelined", "TxPipeline", "Pipeline", "Watch", "Run", "RunRO", "Exec", "ExecContext", "Discard", "Close", "Incr"}
+	ns := []string{"Do", "SetArgs", "DelExArgs", "TxPipelined", "Pipelined", "TxPipeline", "Pipeline", "Watch", "Run", "RunRO", "Exec", "ExecContext", "Discard", "Close", "Incr"}
 	for n := range goRedisCmds {
 		ns = append(ns, n)
 	}
@@ -175,6 +175,9 @@ func (g goRedis) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op
 		}
 		return op
 	}
+	if name == "Do" {
+		return g.do(info, op, call, args)
+	}
 	if name == "DelExArgs" {
 		return g.delEx(info, op, args)
 	}
@@ -214,6 +217,23 @@ func (g goRedis) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op
 		op.NoTTL = true
 	}
 	return op
+}
+
+// do reads a command sent by name, rdb.Do(ctx, "set", key, value, "nx",
+// "px", ms), from the command table (commands.go), as redigo's c.Do is
+// read: the name and option words are constants in any case, and the
+// op's Method is the command's name in upper case. A name that is not a
+// constant, or arguments passed as one spread slice, make no op.
+func (goRedis) do(info *types.Info, op *Op, call *ast.CallExpr, args []ast.Expr) *Op {
+	if len(args) == 0 || call.Ellipsis.IsValid() {
+		return nil
+	}
+	name := constval.String(info, args[0])
+	if name == nil {
+		return nil
+	}
+	op.Method = strings.ToUpper(*name)
+	return positional(info, op, op.Method, args[1:], false)
 }
 
 // setArgs handles SetArgs(ctx, key, value, redis.SetArgs{…}). It is an

@@ -31,7 +31,7 @@ func (goRedis) reply(info *types.Info, o *Op) (ast.Expr, *types.Var) {
 			return nil, v
 		}
 		return acc.Node().(*ast.CallExpr), nil
-	case "Result":
+	case "Result", "Text": // Text: a *Cmd's reply (rdb.Do(ctx, "get", key)) as a string
 		if v := pairFirst(info, acc.Parent().Node()); v != nil {
 			return nil, v
 		}
@@ -42,6 +42,11 @@ func (goRedis) reply(info *types.Info, o *Op) (ast.Expr, *types.Var) {
 func (g goRedis) releases(pass *analysis.Pass, o *Op, tok string, opts ReleaseOptions) []Release {
 	fn, ok := typeutil.Callee(pass.TypesInfo, o.Call).(*types.Func)
 	if !ok || fn.Pkg() == nil || o.Recv == nil {
+		return nil
+	}
+	if fn.Name() == "Do" && o.Method != "DEL" && o.Method != "UNLINK" {
+		// A delete sent by name that replies something else than a count
+		// (GETDEL: the value) is not rewritten, as in redigo.
 		return nil
 	}
 	file := fileAt(pass, o.res, o.Call.Pos())

@@ -68,3 +68,23 @@ func v6(rdb *redis6.Client, key string) {
 	rdb.SetNX(key, "t", 0)          // want `go-redis/v6 acquire SetNX key=key value="t" ttl=0/duration nottl$`
 	rdb.Expire(key, 10*time.Second) // want `go-redis/v6 expire Expire key=key ttl=10 \* time.Second/duration$`
 }
+
+// Commands sent by name with Do read the command table, as redigo's do.
+func do(ctx context.Context, rdb *redis.Client, r6 *redis6.Client, key string, ms int, args []interface{}) {
+	rdb.Do(ctx, "set", key, "tok", "nx", "px", ms) // want `go-redis/v9 acquire SET key=key value="tok" ttl=ms/millis$`
+	rdb.Do(ctx, "SET", key, "tok", "NX")           // want `acquire SET key=key value="tok" nottl$`
+	rdb.Do(ctx, "SET", key, "tok", "XX", "EX", 30) // want `write SET key=key value="tok" ttl=30/seconds$`
+	rdb.Do(ctx, "setnx", key, "tok")               // want `acquire SETNX key=key value="tok" nottl$`
+	rdb.Do(ctx, "pexpire", key, ms)                // want `expire PEXPIRE key=key ttl=ms/millis$`
+	rdb.Do(ctx, "del", key, "other")               // want `delete DEL key=key,"other"$`
+	rdb.Do(ctx, "get", key)                        // want `get GET key=key$`
+	rdb.Do(ctx, "eval", "return 1", 1, key, "a")   // want `script EVAL key=key args=1 src=return$`
+	rdb.Do(ctx, "DELEX", key, "IFEQ", "tok")       // want `comparedelete DELEX key=key value="tok"$`
+	rdb.Do(ctx, "incr", key)                       // not a command in the table
+	rdb.Do(ctx, args...)                           // the name is not a constant
+	r6.Do("set", key, "tok", "nx")                 // want `go-redis/v6 acquire SET key=key value="tok" nottl$`
+	rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		p.Do(ctx, "pexpire", key, ms) // want `expire PEXPIRE key=key ttl=ms/millis scope=pipeline@rdb$`
+		return nil
+	})
+}
