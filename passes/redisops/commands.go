@@ -39,6 +39,7 @@ var commands = map[string]*command{
 	"DEL":        {kind: Delete, args: []cmdArg{argKeys}},
 	"UNLINK":     {kind: Delete, args: []cmdArg{argKeys}},
 	"GET":        {kind: Get, args: []cmdArg{argKey}},
+	"GETDEL":     {kind: Delete, args: []cmdArg{argKey}},
 	"DELEX":      {kind: Delete, args: []cmdArg{argKey}, opts: delexOptions, strict: true},
 	"EVAL":       {kind: Script, args: []cmdArg{argScript, argNumKeys}},
 	"EVAL_RO":    {kind: Script, args: []cmdArg{argScript, argNumKeys}},

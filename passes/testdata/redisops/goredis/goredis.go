@@ -80,6 +80,7 @@ func do(ctx context.Context, rdb *redis.Client, r6 *redis6.Client, key string, m
 	rdb.Do(ctx, "get", key)                        // want `get GET key=key$`
 	rdb.Do(ctx, "eval", "return 1", 1, key, "a")   // want `script EVAL key=key args=1 src=return$`
 	rdb.Do(ctx, "DELEX", key, "IFEQ", "tok")       // want `comparedelete DELEX key=key value="tok"$`
+	rdb.Do(ctx, "getdel", key)                     // want `delete GETDEL key=key$`
 	rdb.Do(ctx, "incr", key)                       // not a command in the table
 	rdb.Do(ctx, args...)                           // the name is not a constant
 	r6.Do("set", key, "tok", "nx")                 // want `go-redis/v6 acquire SET key=key value="tok" nottl$`

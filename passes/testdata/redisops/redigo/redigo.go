@@ -32,6 +32,7 @@ func commands(ctx context.Context, c redis.Conn, pool *redis.Pool, l locker, key
 	c.Do("EXPIREAT", key, time.Now().Unix()+30)                 // want `redigo expire EXPIREAT key=key ttl=time.Now\(\).Unix\(\) \+ 30/time$`
 	c.Do("DEL", key, "other")                                   // want `redigo delete DEL key=key,"other"$`
 	c.Do("GET", key)                                            // want `redigo get GET key=key$`
+	c.Do("GETDEL", key)                                         // want `redigo delete GETDEL key=key$`
 	c.Do("DELEX", key, "IFEQ", tok)                             // want `redigo comparedelete DELEX key=key value=tok$`
 	c.Do("DELEX", key)                                          // want `redigo delete DELEX key=key$`
 	c.Do("DELEX", key, "IFNE", tok)                             // not the owner's release: not an op

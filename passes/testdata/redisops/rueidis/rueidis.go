@@ -30,6 +30,7 @@ func direct(ctx context.Context, client rueidis.Client, key, tok string, ttl tim
 	keys := []string{key}
 	client.Do(ctx, client.B().Unlink().Key(keys...).Build())                                       // want `rueidis delete UNLINK key=...$`
 	client.Do(ctx, client.B().Get().Key(key).Build())                                              // want `rueidis get GET key=key$`
+	client.Do(ctx, client.B().Getdel().Key(key).Build())                                           // want `rueidis delete GETDEL key=key$`
 	client.DoCache(ctx, client.B().Get().Key(key).Cache(), time.Minute)                            // want `rueidis get GET key=key$`
 	client.Do(ctx, client.B().Delex().Key(key).Ifeq(tok).Build())                                  // want `rueidis comparedelete DELEX key=key value=tok$`
 	client.Do(ctx, client.B().Delex().Key(key).Ifne(tok).Build())                                  // not an owner check
