@@ -72,7 +72,15 @@ type cell struct{ Bug, Silent, Fixed int }
 
 // classify returns the index in clients of the client n (a function)
 // uses, or -1.
-func classify(info *types.Info, n ast.Node) int {
+func classify(info *types.Info, n ast.Node, decls map[types.Object]*ast.FuncDecl) int {
+	return classifySeen(info, n, decls, map[ast.Node]bool{})
+}
+
+// classifySeen is classify, following calls of the package's own
+// functions (inferred helpers: a caller uses the client its helpers use),
+// each function once.
+func classifySeen(info *types.Info, n ast.Node, decls map[types.Object]*ast.FuncDecl, seen map[ast.Node]bool) int {
+	seen[n] = true
 	best := -1
 	ast.Inspect(n, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
@@ -82,6 +90,13 @@ func classify(info *types.Info, n ast.Node) int {
 		obj := info.Uses[id]
 		if obj == nil || obj.Pkg() == nil {
 			return true
+		}
+		if fn, ok := obj.(*types.Func); ok {
+			if d := decls[fn.Origin()]; d != nil && !seen[d] {
+				if c := classifySeen(info, d, decls, seen); c >= 0 && (best < 0 || c < best) {
+					best = c
+				}
+			}
 		}
 		path := obj.Pkg().Path()
 		for i, c := range clients {
@@ -206,13 +221,21 @@ func clientCounts(t *testing.T) (map[string]map[string]*cell, []*analyzer.Rule) 
 				t.Fatalf("%s: %v", act, act.Err)
 			}
 			diags := act.Diagnostics
+			decls := map[types.Object]*ast.FuncDecl{}
+			for _, f := range act.Package.Syntax {
+				for _, decl := range f.Decls {
+					if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil {
+						decls[act.Package.TypesInfo.Defs[fd.Name]] = fd
+					}
+				}
+			}
 			for _, f := range act.Package.Syntax {
 				for _, decl := range f.Decls {
 					fd, ok := decl.(*ast.FuncDecl)
 					if !ok || fd.Body == nil {
 						continue
 					}
-					ci := classify(act.Package.TypesInfo, fd)
+					ci := classify(act.Package.TypesInfo, fd, decls)
 					if tree == "wrappers" {
 						ci = 0
 					}

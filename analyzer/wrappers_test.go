@@ -110,8 +110,10 @@ func load(t *testing.T, patterns ...string) []*packages.Package {
 }
 
 // TestUndeclaredWrappersSilent: the same code with no declaration reports
-// nothing in the callers; the store's own Unlock, the counterpart of its
-// TryLock with the key a parameter of both, is found inside the store.
+// nothing in the callers of the store, a package of its own; the store's
+// own Unlock, the counterpart of its TryLock with the key a parameter of
+// both, is found inside the store. The one same-package helper (grab) is
+// inferred, and its caller reported as with the declaration.
 func TestUndeclaredWrappersSilent(t *testing.T) {
 	t.Parallel()
 	as, err := analyzer.Analyzers(nil)
@@ -122,7 +124,7 @@ func TestUndeclaredWrappersSilent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	found := 0
+	found, inferred := 0, 0
 	for _, act := range g.Roots {
 		if act.Err != nil {
 			t.Errorf("%s: %v", act, act.Err)
@@ -133,11 +135,18 @@ func TestUndeclaredWrappersSilent(t *testing.T) {
 				found++
 				continue
 			}
+			if act.Package.PkgPath == "lockvet.test/wrappers/setnxexpire" && d.Category == "LV101" && strings.Contains(d.Message, "Expire after grab acquired") {
+				inferred++
+				continue
+			}
 			t.Errorf("%s: reported with no wrapper declared: %s", posn, d.Message)
 		}
 	}
 	if found != 1 {
 		t.Errorf("the store's Unlock reported %d times, want once (LV201, counterpart of TryLock)", found)
+	}
+	if inferred != 1 {
+		t.Errorf("the inferred grab's caller reported %d times, want once (LV101)", inferred)
 	}
 }
 

@@ -99,7 +99,7 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 	info := pass.TypesInfo
 	var locks *lockid.Locks
 	for _, d := range res.Ops {
-		if d.Kind != redisops.Delete || d.Scope.InWatch && d.Scope.Kind == redisops.Tx {
+		if d.Kind != redisops.Delete || d.Scope.InWatch && d.Scope.Kind == redisops.Tx || d.Via != nil {
 			continue
 		}
 		c := guard.OwnerCompare(info, d)

@@ -278,7 +278,7 @@ func (c *checker) sameLock(a, b *redisops.Op) bool {
 	}
 	info := c.pass.TypesInfo
 	if a.Func == b.Func {
-		return keyid.Same(info, a.Func.Body, a.Key(), b.Key())
+		return redisops.SameTemplate(a, b) && keyid.Same(info, a.Func.Body, a.Key(), b.Key())
 	}
 	return keyid.SameShape(info, a.Key(), b.Key())
 }
@@ -357,7 +357,7 @@ func setsFirstTTL(info *types.Info, o *redisops.Op) bool {
 	f := o.Func
 	for _, a := range f.OpsOn(o.Key()) {
 		if (a.Kind == redisops.Acquire || a.Kind == redisops.GetSet) && a.NoTTL && a.Call.Pos() < o.Call.Pos() &&
-			keyid.Same(info, f.Body, a.Key(), o.Key()) && f.Reachable(a.Call.Pos(), o.Call.Pos()) {
+			redisops.SameTemplate(a, o) && keyid.Same(info, f.Body, a.Key(), o.Key()) && f.Reachable(a.Call.Pos(), o.Call.Pos()) {
 			return true
 		}
 	}

@@ -262,7 +262,7 @@ func run(pass *analysis.Pass, res *redisops.Result) *Result {
 	}
 	var acquires []*redisops.Op
 	for _, op := range res.Ops {
-		if op.Kind == redisops.Acquire && op.Key() != nil && op.Func != nil {
+		if op.Kind == redisops.Acquire && op.Key() != nil && op.Func != nil && op.Via == nil {
 			acquires = append(acquires, op)
 		}
 	}
@@ -287,6 +287,9 @@ func run(pass *analysis.Pass, res *redisops.Result) *Result {
 
 	// Releases and renewals.
 	for _, op := range res.Ops {
+		if op.Via != nil {
+			continue // a call of a summarized helper: its own Redis call is listed
+		}
 		act, renew, key := in.action(op, firstSet)
 		if act == nil {
 			continue
@@ -339,7 +342,7 @@ func (in *inv) firstExpire(a *redisops.Op) *redisops.Op {
 	}
 	for _, e := range a.Func.Ops {
 		if e.Kind == redisops.Expire && e.Key() != nil && e.TTL != nil && !e.DeletesKey() &&
-			keyid.Same(in.pass.TypesInfo, a.Func.Body, a.Key(), e.Key()) && lockid.After(a, e) {
+			redisops.SameTemplate(a, e) && keyid.Same(in.pass.TypesInfo, a.Func.Body, a.Key(), e.Key()) && lockid.After(a, e) {
 			return e
 		}
 	}

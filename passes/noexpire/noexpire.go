@@ -68,7 +68,7 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 	var locks *lockid.Locks
 	for _, a := range res.Ops {
-		if a.Kind != redisops.Acquire || !a.NoTTL || a.Key() == nil || a.Func == nil || inTest(pass, a) {
+		if a.Kind != redisops.Acquire || !a.NoTTL || a.Key() == nil || a.Func == nil || inTest(pass, a) || a.InHelper() {
 			continue
 		}
 		if locks == nil {

@@ -154,6 +154,11 @@ type Op struct {
 	Scope Scope
 	Func  *Func // innermost enclosing function
 
+	// Via is, for a call of a summarized function of the analysed code
+	// (an inferred wrapper, summary.go), its summary: the op is the one
+	// a declaration of it would make (Client "inferred"). Nil otherwise.
+	Via *Summary
+
 	adapter  adapter
 	res      *Result        // the result holding the op, for what fixes share
 	ttlConst constant.Value // TTL's value when it is an integer constant
@@ -208,7 +213,11 @@ type Result struct {
 	// Flushes lists, in source order, the calls that send or drop what a
 	// pipeline or transaction has queued (pipe.Exec, pipe.Discard).
 	Flushes []*Flush
-	byPos   map[*ast.CallExpr]*Op
+	// Summaries are the package's inferred wrappers: what each function
+	// that takes, releases or renews a lock on a key built from its
+	// parameters does (summary.go). Nil when there are none.
+	Summaries map[*types.Func]*Summary
+	byPos     map[*ast.CallExpr]*Op
 
 	sharedMu sync.Mutex
 	shared   map[any]*sharedValue
@@ -291,11 +300,16 @@ func run(pass *analysis.Pass, cfg *lvconfig.Config) (any, error) {
 		pass: pass,
 		res:  &Result{byPos: map[*ast.CallExpr]*Op{}, Files: map[*ast.File]bool{}, Inspector: in},
 		decl: newDeclared(cfg), // the configuration's wrappers (wrappers.go)
+		// The inferred wrappers (summary.go). To take summaries of
+		// imported functions (facts), set b.imported and
+		// b.importedNames here, before the call walk.
+		inferred: newInferred(),
 	}
 	for cur := range in.Root().Preorder((*ast.CallExpr)(nil)) {
 		b.call(cur)
 	}
 	resolveScripts(pass, in, b.res)
+	b.summarize()
 	if b.decl != nil && b.decl.err != nil {
 		return nil, b.decl.err
 	}
@@ -309,6 +323,15 @@ type builder struct {
 	res  *Result
 	decl *declared
 
+	// inferred makes the ops of calls of summarized functions.
+	// imported, when set, returns the summary of an imported function
+	// (nil when it has none), and importedNames holds the short names
+	// of the functions it knows: the hook for summaries carried across
+	// packages (see summary.go).
+	inferred      *inferred
+	imported      func(fn *types.Func) *Summary
+	importedNames map[string]bool
+
 	// Scopes opened by closures (FuncLit → scope) and by pipeline values
 	// (variable → scope).
 	closureScopes map[*ast.FuncLit]closureScope
@@ -321,6 +344,12 @@ type builder struct {
 func (b *builder) call(cur inspector.Cursor) {
 	call := cur.Node().(*ast.CallExpr)
 	fn, recv, ad := b.match(call)
+	if ad == b.inferred && ad != nil {
+		if op := b.inferred.opFor(b.pass, call, fn, b.imported(fn.Origin())); op != nil {
+			b.add(cur, op, ad, recv)
+		}
+		return
+	}
 	if ad == nil || b.openScope(cur, ad, fn, recv) || b.flush(cur, ad, fn, recv) {
 		return
 	}
@@ -349,12 +378,12 @@ func (b *builder) match(call *ast.CallExpr) (*types.Func, ast.Expr, adapter) {
 	case *ast.SelectorExpr:
 		name, recv = f.Sel.Name, f.X
 	case *ast.Ident:
-		if !b.decl.has(f.Name) {
+		if !b.decl.has(f.Name) && !b.importedNames[f.Name] {
 			return nil, nil, nil
 		}
 		name = f.Name
 	}
-	if !names[name] && !b.decl.has(name) {
+	if !names[name] && !b.decl.has(name) && !b.importedNames[name] {
 		return nil, nil, nil
 	}
 	fn, ok := typeutil.Callee(b.pass.TypesInfo, call).(*types.Func)
@@ -363,6 +392,11 @@ func (b *builder) match(call *ast.CallExpr) (*types.Func, ast.Expr, adapter) {
 	}
 	if b.decl.lookup(fn) != nil {
 		return fn, recv, b.decl
+	}
+	if b.imported != nil && b.importedNames[name] && fn.Pkg() != b.pass.Pkg {
+		if sf := typeutil.StaticCallee(b.pass.TypesInfo, call); sf != nil && b.imported(sf.Origin()) != nil {
+			return sf, recv, b.inferred
+		}
 	}
 	for _, a := range adapters {
 		if a.family(fn) != "" {

@@ -100,6 +100,22 @@ func safeRelease%[1]d(ctx context.Context, rdb *redis.Client, key, token string)
 	rdb.Del(ctx, "lock:cron%[1]d")
 }`,
 	// A renewal loop (LV203) with correct code around it.
+	// Inferred helpers and their calls (summaries, call-site ops).
+	`func takeH%[1]d(ctx context.Context, rdb *redis.Client, key, token string) bool {
+	return rdb.SetNX(ctx, "h%[1]d:"+key, token, time.Minute).Val()
+}
+
+func dropH%[1]d(ctx context.Context, rdb *redis.Client, key string) error {
+	//lockvet:ignore LV201 -- generated benchmark code
+	return rdb.Del(ctx, "h%[1]d:"+key).Err()
+}
+
+func useHelpers%[1]d(ctx context.Context, rdb *redis.Client, id string) error {
+	if !takeH%[1]d(ctx, rdb, id, newToken()) {
+		return errBusy
+	}
+	return dropH%[1]d(ctx, rdb, id)
+}`,
 	`func keepAlive%[1]d(ctx context.Context, rdb *redis.Client, key, token string, stop <-chan struct{}) {
 	if ok, _ := rdb.SetNX(ctx, key, token, 20*time.Second).Result(); !ok {
 		return
@@ -399,5 +415,27 @@ func TestCheapPath(t *testing.T) {
 	analyze(t, analyzers, lockPkg)
 	if redisops.CFGBuilds() == before {
 		t.Errorf("package with lock code: no CFG built; the CFG counter is not live")
+	}
+}
+
+// TestSummaryWorkLinear: the summarizer's counted work (functions read,
+// calls turned into ops) grows with the package as the helpers and their
+// calls do, no faster: 10x the lock code costs at most 10x the work (a
+// count, not a time).
+func TestSummaryWorkLinear(t *testing.T) {
+	analyzers := lockvetAnalyzers(t)
+	work := func(units int) int64 {
+		pkg, _ := loadSynth(t, units, true)
+		before := redisops.SummaryWork()
+		analyze(t, analyzers[:1], pkg)
+		return redisops.SummaryWork() - before
+	}
+	w1, w10 := work(1), work(10)
+	t.Logf("summary work: %d for 1 unit, %d for 10", w1, w10)
+	if w1 == 0 {
+		t.Fatal("no summary work counted on lock code: the counter is not live")
+	}
+	if w10 > 10*w1 {
+		t.Errorf("summary work grows faster than the code: %d for 1 unit, %d for 10", w1, w10)
 	}
 }

@@ -80,7 +80,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 			for _, a := range f.OpsOn(e.Key()) {
 				if (a.Kind != redisops.Acquire && a.Kind != redisops.GetSet) || !a.NoTTL || a.Scope.Kind != redisops.Direct ||
 					a.Call.Pos() >= e.Call.Pos() && a.Call.Pos() < e.Call.End() ||
-					!keyid.Same(pass.TypesInfo, f.Body, a.Key(), e.Key()) ||
+					!redisops.SameTemplate(a, e) || !keyid.Same(pass.TypesInfo, f.Body, a.Key(), e.Key()) ||
 					!f.Reachable(a.Call.Pos(), e.Call.Pos()) {
 					continue
 				}

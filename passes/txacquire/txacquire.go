@@ -77,7 +77,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 				if (a.Kind != redisops.Acquire && a.Kind != redisops.GetSet) || !a.NoTTL ||
 					a.Scope.Node != e.Scope.Node || a.Scope.Kind != e.Scope.Kind ||
 					a.Call.Pos() >= e.Call.Pos() && a.Call.Pos() < e.Call.End() ||
-					!keyid.Same(pass.TypesInfo, f.Body, a.Key(), e.Key()) ||
+					!redisops.SameTemplate(a, e) || !keyid.Same(pass.TypesInfo, f.Body, a.Key(), e.Key()) ||
 					!sameBatch(res, f, a, e) || checkedUnderWatch(pass, res, a) {
 					continue
 				}
@@ -144,7 +144,7 @@ func checkedUnderWatch(pass *analysis.Pass, res *redisops.Result, a *redisops.Op
 	for _, g := range res.Ops {
 		if g.Kind == redisops.Get && g.Scope.Kind == redisops.Direct && g.Scope.InWatch &&
 			cb.Pos() < g.Call.Pos() && g.Call.End() <= opener.Pos() &&
-			keyid.Same(pass.TypesInfo, cb.Body, g.Key(), a.Key()) {
+			redisops.SameTemplate(g, a) && keyid.Same(pass.TypesInfo, cb.Body, g.Key(), a.Key()) {
 			return true
 		}
 	}

@@ -125,7 +125,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 	}
 	c.vars = redisops.NewScriptVars(pass, res)
 	for _, e := range res.Ops {
-		if e.Scope.Kind != redisops.Direct || e.Scope.InWatch || len(e.Keys) != 1 || e.KeysSpread || e.Func == nil {
+		if e.Scope.Kind != redisops.Direct || e.Scope.InWatch || len(e.Keys) != 1 || e.KeysSpread || e.Func == nil || e.InHelper() {
 			continue
 		}
 		switch e.Kind {
@@ -161,7 +161,7 @@ func setsFirstTTL(info *types.Info, e *redisops.Op) bool {
 	for _, a := range f.OpsOn(e.Key()) {
 		if (a.Kind != redisops.Acquire && a.Kind != redisops.GetSet) || !a.NoTTL || a.Scope.Kind != redisops.Direct ||
 			a.Call.Pos() >= e.Call.Pos() && a.Call.Pos() < e.Call.End() ||
-			!keyid.Same(info, f.Body, a.Key(), e.Key()) {
+			!redisops.SameTemplate(a, e) || !keyid.Same(info, f.Body, a.Key(), e.Key()) {
 			continue
 		}
 		if f.Reachable(a.Call.Pos(), e.Call.Pos()) {
@@ -410,7 +410,7 @@ func (c *checker) report(e *redisops.Op, lk *lockid.Lock, how string) {
 func (c *checker) checkedByGet(e *redisops.Op) bool {
 	f := e.Func
 	for _, g := range f.OpsOn(e.Key()) {
-		if g.Kind == redisops.Get && g.Call.Pos() < e.Call.Pos() && keyid.Same(c.pass.TypesInfo, f.Body, g.Key(), e.Key()) && f.Reachable(g.Call.Pos(), e.Call.Pos()) {
+		if g.Kind == redisops.Get && g.Call.Pos() < e.Call.Pos() && redisops.SameTemplate(g, e) && keyid.Same(c.pass.TypesInfo, f.Body, g.Key(), e.Key()) && f.Reachable(g.Call.Pos(), e.Call.Pos()) {
 			return true
 		}
 	}

@@ -117,7 +117,8 @@ const (
 func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *report.Reporter) {
 	var locks *lockid.Locks
 	for _, d := range res.Ops {
-		if d.Kind != redisops.Delete || d.Scope.InWatch && d.Scope.Kind == redisops.Tx ||
+		if d.Kind != redisops.Delete || d.Scope.InWatch && d.Scope.Kind == redisops.Tx || d.InHelper() ||
+			d.Via != nil && d.Via.Form == redisops.CheckThenDel ||
 			strings.HasSuffix(pass.Fset.File(d.Call.Pos()).Name(), "_test.go") {
 			continue
 		}
@@ -151,12 +152,26 @@ func reportDelete(pass *analysis.Pass, cfg *lvconfig.Config, r *report.Reporter,
 	keyText := fixes.Text(pass.Fset, key)
 	var msg string
 	constValue := constval.Known(pass.TypesInfo, a.Value)
+	valueText := fixes.Text(pass.Fset, a.Value)
+	if a.Value == nil && a.Via != nil && a.Via.ValueConst != "" {
+		constValue, valueText = true, a.Via.ValueConst
+	}
+	// Through helpers, the message names them and where their Redis
+	// calls are.
+	head := fmt.Sprintf("%s of lock key %s", d.Method, keyText)
+	if d.Via != nil {
+		head = fmt.Sprintf("%s deletes lock key %s with a bare %s (%s)", d.Via.Name, keyText, strings.ToUpper(d.Via.Method), d.Via.Where)
+		if a.Via != nil {
+			head += fmt.Sprintf(" after %s acquired it (%s)", a.Via.Name, a.Via.Where)
+		}
+		head += ", which"
+	}
 	if constValue {
-		msg = fmt.Sprintf("%s of lock key %s does not check the owner, and the lock's value %s is the same for every holder: once the TTL has run out and another process holds the lock, this deletes their lock; acquire with a random token (see LV204) and delete only while the key still holds it",
-			d.Method, keyText, fixes.Text(pass.Fset, a.Value))
+		msg = fmt.Sprintf("%s does not check the owner, and the lock's value %s is the same for every holder: once the TTL has run out and another process holds the lock, this deletes their lock; acquire with a random token (see LV204) and delete only while the key still holds it",
+			head, valueText)
 	} else {
-		msg = fmt.Sprintf("%s of lock key %s does not check the owner: once the TTL has run out and another process holds the lock, this deletes their lock; delete only while the key still holds the token it was acquired with",
-			d.Method, keyText)
+		msg = fmt.Sprintf("%s does not check the owner: once the TTL has run out and another process holds the lock, this deletes their lock; delete only while the key still holds the token it was acquired with",
+			head)
 	}
 	if how := d.Advice(redisops.AdviseRelease); how != "" {
 		msg += " (" + how + ")"
@@ -165,7 +180,11 @@ func reportDelete(pass *analysis.Pass, cfg *lvconfig.Config, r *report.Reporter,
 	if lk.Evidence == lockid.ViaHelper {
 		related = append(related, analysis.RelatedInformation{Pos: lk.Call.Pos(), End: lk.Call.End(), Message: "the lock key is passed here"})
 	}
-	related = append(related, analysis.RelatedInformation{Pos: a.Call.Pos(), End: a.Call.End(), Message: "lock acquired here"})
+	acquired := "lock acquired here"
+	if a.Via != nil {
+		acquired += fmt.Sprintf(", by %s (%s at %s)", a.Via.Name, a.Via.Method, a.Via.Where)
+	}
+	related = append(related, analysis.RelatedInformation{Pos: a.Call.Pos(), End: a.Call.End(), Message: acquired})
 	diag := analysis.Diagnostic{Pos: d.Call.Pos(), End: d.Call.End(), Message: msg, Related: related}
 	if !constValue {
 		if tok, ok := tokenAt(pass, lk, d, key); ok {
@@ -177,7 +196,14 @@ func reportDelete(pass *analysis.Pass, cfg *lvconfig.Config, r *report.Reporter,
 				diag.SuggestedFixes = append(diag.SuggestedFixes, analysis.SuggestedFix{Message: m, TextEdits: rel.Edits})
 			}
 		}
-		if (lk.Evidence == lockid.Counterpart || lk.Evidence == lockid.SameShape) && len(diag.SuggestedFixes) == 0 && valueParam(pass, a) {
+		if d.Via != nil && len(diag.SuggestedFixes) == 0 {
+			// The DEL is in the helper, out of reach of a fix here.
+			diag.Message += fmt.Sprintf("; %s has no token to compare with: have the acquire return the token it set, pass it to %s, and delete there only while the key holds it", d.Via.Name, d.Via.Name)
+		} else if lk.Evidence == lockid.ViaHelper && a.Via != nil && len(diag.SuggestedFixes) == 0 {
+			if rel := funcName(d); rel != "" {
+				diag.Message += fmt.Sprintf("; %s has no token to compare with: pass it the token %s acquired with, and delete only while the key still holds it", rel, a.Via.Name)
+			}
+		} else if (lk.Evidence == lockid.Counterpart || lk.Evidence == lockid.SameShape) && len(diag.SuggestedFixes) == 0 && valueParam(pass, a) {
 			// A release helper with no token at hand: say what to change.
 			if rel, acq := funcName(d), funcName(a); rel != "" && acq != "" {
 				diag.Message += fmt.Sprintf("; %s has no token to compare with: have %s return the token it acquired with, and pass it to %s", rel, acq, rel)
@@ -194,7 +220,7 @@ func expires(pass *analysis.Pass, a *redisops.Op) bool {
 		return true
 	}
 	for _, e := range a.Func.OpsOn(a.Key()) {
-		if e.Kind == redisops.Expire && e.Key() != nil && keyid.Same(pass.TypesInfo, a.Func.Body, a.Key(), e.Key()) {
+		if e.Kind == redisops.Expire && e.Key() != nil && redisops.SameTemplate(a, e) && keyid.Same(pass.TypesInfo, a.Func.Body, a.Key(), e.Key()) {
 			return true
 		}
 	}
@@ -249,7 +275,7 @@ func onErrorOnly(pass *analysis.Pass, locks *lockid.Locks, a *redisops.Op) bool 
 		}
 		same := false
 		for _, k := range x.Keys {
-			same = same || keyid.Same(info, a.Func.Body, a.Key(), k)
+			same = same || redisops.SameTemplate(a, x) && keyid.Same(info, a.Func.Body, a.Key(), k)
 		}
 		if !same {
 			continue

@@ -51,7 +51,7 @@ func (l *Locks) counterpartIndex() *counterparts {
 			if role == lockname.NoRole {
 				continue
 			}
-			g := cpGroup{recvType(fn), rest}
+			g := cpGroup{redisops.RecvType(fn), rest}
 			c.group[fn] = g
 			if role == lockname.Acquires {
 				c.acquires[g] = append(c.acquires[g], fn)
@@ -61,22 +61,6 @@ func (l *Locks) counterpartIndex() *counterparts {
 		}
 	})
 	return c
-}
-
-// recvType is the named type of fn's receiver (its origin), or nil.
-func recvType(fn *types.Func) types.Object {
-	r := fn.Signature().Recv()
-	if r == nil {
-		return nil
-	}
-	t := types.Unalias(r.Type())
-	if p, ok := t.(*types.Pointer); ok {
-		t = types.Unalias(p.Elem())
-	}
-	if n, ok := t.(*types.Named); ok {
-		return n.Origin().Obj()
-	}
-	return nil
 }
 
 // declFunc is the function declared by f's node, or nil for a literal.
@@ -176,7 +160,7 @@ func (l *Locks) counterpartOps(a *redisops.Op) []int {
 func (l *Locks) sameParamKey(a, op *redisops.Op, key ast.Expr) bool {
 	adecl, afn := l.declFunc(a.Func)
 	decl, fn := l.declFunc(op.Func)
-	if adecl == nil || decl == nil {
+	if adecl == nil || decl == nil || !redisops.SameTemplate(a, op) {
 		return false
 	}
 	info := l.pass.TypesInfo

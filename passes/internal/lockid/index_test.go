@@ -144,12 +144,12 @@ func plainOf(info *types.Info, locks *lockid.Locks, op *redisops.Op, key ast.Exp
 		if a.Func != op.Func && !(a.Func.Node.Pos() <= op.Func.Node.Pos() && op.Func.Node.End() <= a.Func.Node.End()) {
 			continue
 		}
-		if keyid.Same(info, a.Func.Body, a.Key(), key) {
+		if keyid.Same(info, a.Func.Body, a.Key(), key) && redisops.SameTemplate(a, op) {
 			return &lockid.Lock{Acquire: a, Evidence: lockid.SameFunc}
 		}
 	}
 	for _, a := range locks.Acquires() {
-		if a.Func != op.Func && keyid.SameShape(info, a.Key(), key) && shapeNamed(info, a, op, key) {
+		if a.Func != op.Func && keyid.SameShape(info, a.Key(), key) && shapeNamed(info, a, op, key) && redisops.SameTemplate(a, op) {
 			return &lockid.Lock{Acquire: a, Evidence: lockid.SameShape}
 		}
 	}

@@ -100,7 +100,7 @@ func (l *Locks) Of(op *redisops.Op, key ast.Expr) *Lock {
 		return lk
 	}
 	for _, i := range l.acquiresShaped(key) {
-		if a := l.acquires[i]; a.Func != op.Func && keyid.SameShape(l.pass.TypesInfo, a.Key(), key) && l.shapeNamed(a, op, key) {
+		if a := l.acquires[i]; a.Func != op.Func && keyid.SameShape(l.pass.TypesInfo, a.Key(), key) && l.shapeNamed(a, op, key) && redisops.SameTemplate(a, op) {
 			return &Lock{Acquire: a, Evidence: SameShape}
 		}
 	}
@@ -125,7 +125,7 @@ func (l *Locks) sameFunc(op *redisops.Op, key ast.Expr) *Lock {
 		if a.Func != op.Func && !encloses(a.Func.Node, op.Func.Node) {
 			continue
 		}
-		if keyid.Same(l.pass.TypesInfo, a.Func.Body, a.Key(), key) {
+		if keyid.Same(l.pass.TypesInfo, a.Func.Body, a.Key(), key) && redisops.SameTemplate(a, op) {
 			return &Lock{Acquire: a, Evidence: SameFunc}
 		}
 	}
@@ -180,7 +180,7 @@ func (l *Locks) viaHelper(op *redisops.Op, key ast.Expr) *Lock {
 				continue
 			}
 			// The call must be in a.Func or a closure inside it.
-			if keyid.Same(l.pass.TypesInfo, a.Func.Body, a.Key(), arg) {
+			if keyid.Same(l.pass.TypesInfo, a.Func.Body, a.Key(), arg) && redisops.SameTemplate(a, op) {
 				return &Lock{Acquire: a, Evidence: ViaHelper, Call: call}
 			}
 		}

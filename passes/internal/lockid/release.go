@@ -47,6 +47,9 @@ func (l *Locks) Match(a, op *redisops.Op, key ast.Expr) (Evidence, *ast.CallExpr
 		return 0, nil
 	}
 	info := l.pass.TypesInfo
+	if !redisops.SameTemplate(a, op) {
+		return 0, nil
+	}
 	if op.Func == a.Func || encloses(a.Func.Node, op.Func.Node) {
 		if keyid.Same(info, a.Func.Body, a.Key(), key) {
 			return SameFunc, nil

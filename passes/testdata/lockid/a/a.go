@@ -58,7 +58,7 @@ func withHelper(ctx context.Context, rdb *redis.Client, key string) {
 	if !rdb.SetNX(ctx, key, "t", time.Minute).Val() {
 		return
 	}
-	defer release(ctx, rdb, key)
+	defer release(ctx, rdb, key) // want `lock key: same function`
 }
 
 // --- not lock keys ---

@@ -1,0 +1,42 @@
+// An acquire helper with no TTL and a second helper that sets it: the
+// two round trips are at the call site.
+package v9
+
+import (
+	"context"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+var rdb *redis.Client
+
+func LockKey(ctx context.Context, key, token string) (bool, error) {
+	return rdb.SetNX(ctx, "lock:"+key, token, 0).Result()
+}
+
+func SetTTL(ctx context.Context, key string, ttl time.Duration) error {
+	return rdb.Expire(ctx, "lock:"+key, ttl).Err()
+}
+
+func job(ctx context.Context, id, token string) error {
+	ok, err := LockKey(ctx, id, token)
+	if err != nil || !ok {
+		return err
+	}
+	return SetTTL(ctx, id, time.Minute) // want `SetTTL after LockKey acquired id without a TTL`
+}
+
+// --- silent: the helpers build different keys ---
+
+func OtherTTL(ctx context.Context, key string, ttl time.Duration) error {
+	return rdb.Expire(ctx, "other:"+key, ttl).Err()
+}
+
+func other(ctx context.Context, id, token string) error {
+	ok, err := LockKey(ctx, id, token)
+	if err != nil || !ok {
+		return err
+	}
+	return OtherTTL(ctx, id, time.Minute)
+}
