@@ -54,17 +54,8 @@ var rueidisNative = newRueidisClient("rueidis", "github.com/redis/rueidis", "rue
 // rueidisNames are the calls a rueidis-like client's ops can be.
 var rueidisNames = []string{"Do", "DoCache", "DoMulti", "Build", "Exec"}
 
-// valkey-go (github.com/valkey-io/valkey-go) is rueidis under another
-// module path, with the same builders, Do/DoMulti, Lua and
-// DedicatedClient; its package is valkey, its nil reply valkey.Nil and
-// its predicate IsValkeyNil. Its native client is one more registration,
-//
-//	register(newRueidisClient("valkey-go", "github.com/valkey-io/valkey-go", "valkey", "IsValkeyNil"), rueidisNames)
-//
-// plus its testdata. It is not registered yet: its module could not be
-// fetched where this adapter was written, and an adapter no test runs
-// against the real module is a guess. (valkeycompat, its go-redis-shaped
-// adapter, is the go-redis adapter's.)
+// valkey-go, the same API under another module path, is one more
+// registration of this adapter (valkey.go).
 func init() { register(rueidisNative, rueidisNames) }
 
 // The capabilities this adapter has (capabilities.go).

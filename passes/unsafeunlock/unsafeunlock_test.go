@@ -31,3 +31,11 @@ func TestRedis84(t *testing.T) {
 func TestRedis84FixedCodeIsClean(t *testing.T) {
 	lvtest.FixedIsCleanPerFix(t, filepath.Join(lvtest.TestData(t), "redis84", "unsafeunlock"), redis84, "./...")
 }
+
+// valkey-go's native client: rueidis' adapter under another module path
+// (redisops/valkey.go). Its testdata is a tree of its own, as it has
+// cases for LV201 only; docs/clients.md counts the per-check trees.
+func TestValkey(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), unsafeunlock.Analyzer, "./valkey/unsafeunlock/...")
+	lvtest.FixedIsClean(t, lvtest.TestData(t), unsafeunlock.Analyzer, "./valkey/unsafeunlock/...")
+}
