@@ -124,8 +124,10 @@ type Summary struct {
 	// lock, or paired with a release or renewal in its package), so a
 	// misread outcome at a call site needs no other evidence.
 	Lock bool
-	// Paired: the helper's package pairs this release or renewal with
-	// an acquire, and reports its findings inside it.
+	// Paired: the helper's own package has the evidence to report the
+	// findings about its Redis call there: a release or renewal paired
+	// with an acquire helper, or an acquire named like a lock or paired
+	// (its missing TTL, LV103, is reported at its SET NX).
 	Paired bool
 	// Where is the Redis call the summary rests on, "dir/file.go:line"
 	// (the file's directory and name), and Method that call's method
@@ -416,6 +418,7 @@ func (s *summarizer) operands(sum *Summary, fn *types.Func, decl *ast.FuncDecl, 
 		if r := RecvType(fn); r != nil && lockname.LockLike(r.Name(), true) {
 			sum.Lock = true
 		}
+		sum.Paired = sum.Lock
 	}
 }
 
@@ -496,7 +499,7 @@ func (s *summarizer) pair() {
 		for _, afn := range acquires[group{RecvType(fn), rest}] {
 			a := s.sums[afn]
 			if lockname.Counterparts(afn.Name(), fn.Name()) && a.KeyTemplate == sum.KeyTemplate && a.Key == sum.Key {
-				sum.Paired, a.Lock = true, true
+				sum.Paired, a.Lock, a.Paired = true, true, true
 			}
 		}
 	}

@@ -6,6 +6,12 @@ package unsafeunlock
 //     function, same shape acquired elsewhere in the package, or passed to
 //     a same-package helper by a function that acquired it). Names such as
 //     "lock:" are not evidence, except for the glob case below.
+//   - A call of an inferred release helper of this package (Unlock(ctx,
+//     key) whose body DELs the key) is a delete op, but the finding is
+//     at the DEL inside the helper, where a fix can go, and is made once
+//     however many callers there are (Op.InHelper). A helper of another
+//     package that its own package cannot pair with an acquire is
+//     reported at the call, naming the helper and where its DEL is.
 //   - Deletes in _test.go files are fixture cleanup, not releases: silent.
 //   - Deletes that LV202 reports (a GET of the key compared with a value
 //     guards the delete) are left to LV202: they check the owner, racily.

@@ -14,7 +14,7 @@ var rdb *redis.Client
 
 var unlockScript = redis.NewScript(`if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`)
 
-func Lock(ctx context.Context, key string) (bool, error) { // want `summary Lock: acquire key=1 \$ value="1" ttl=10 \* time.Second returns lock at v9/v9.go:18`
+func Lock(ctx context.Context, key string) (bool, error) { // want `summary Lock: acquire key=1 \$ value="1" ttl=10 \* time.Second returns lock paired at v9/v9.go:18`
 	return rdb.SetNX(ctx, key, "1", 10*time.Second).Result() // want `go-redis/v9 acquire SetNX`
 }
 
@@ -22,7 +22,7 @@ func Unlock(ctx context.Context, key string) error { // want `summary Unlock: re
 	return rdb.Del(ctx, key).Err() // want `go-redis/v9 delete Del`
 }
 
-func LockOrder(ctx context.Context, id, token string, ttl time.Duration) error { // want `summary LockOrder: acquire key=1 \("order:"\+\$\) value=2 ttl=3/duration returns lock at v9/v9.go:26`
+func LockOrder(ctx context.Context, id, token string, ttl time.Duration) error { // want `summary LockOrder: acquire key=1 \("order:"\+\$\) value=2 ttl=3/duration returns lock paired at v9/v9.go:26`
 	ok, err := rdb.SetNX(ctx, "order:"+id, token, ttl).Result() // want `go-redis/v9 acquire SetNX`
 	if err == nil && !ok {
 		err = fmt.Errorf("busy")
@@ -50,7 +50,7 @@ func Mark(ctx context.Context, key string) bool { // want `summary Mark: acquire
 }
 
 // One level up: a helper of a helper, the key prefixed again.
-func LockUser(ctx context.Context, user string) (bool, error) { // want `summary LockUser: acquire key=1 \("user:"\+\$\) value="1" ttl=10 \* time.Second returns lock via Lock depth=1 at v9/v9.go:18`
+func LockUser(ctx context.Context, user string) (bool, error) { // want `summary LockUser: acquire key=1 \("user:"\+\$\) value="1" ttl=10 \* time.Second returns lock paired via Lock depth=1 at v9/v9.go:18`
 	return Lock(ctx, "user:"+user) // want `inferred acquire Lock key="user:" \+ user`
 }
 
@@ -76,7 +76,7 @@ func odd(ctx context.Context, key string, n int) bool {
 // Generic.
 type Store[T any] struct{ c *redis.Client }
 
-func (s *Store[T]) TryLock(ctx context.Context, key string, ttl time.Duration) bool { // want `summary TryLock: acquire key=1 \$ value="1" ttl=2/duration returns lock at v9/v9.go:80`
+func (s *Store[T]) TryLock(ctx context.Context, key string, ttl time.Duration) bool { // want `summary TryLock: acquire key=1 \$ value="1" ttl=2/duration returns lock paired at v9/v9.go:80`
 	return s.c.SetNX(ctx, key, "1", ttl).Val() // want `go-redis/v9 acquire SetNX`
 }
 

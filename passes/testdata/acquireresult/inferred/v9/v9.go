@@ -109,3 +109,14 @@ func LockQuiet(ctx context.Context, key string) error {
 func quiet(ctx context.Context, id string) error {
 	return LockQuiet(ctx, id)
 }
+
+// --- reported: fail-open at the call site ---
+
+func failOpen(ctx context.Context, id string) error {
+	ok, err := Lock(ctx, id) // want `when Lock fails, this path still runs the critical section`
+	if err == nil && !ok {
+		return errBusy
+	}
+	defer Unlock(ctx, id)
+	return nil
+}
