@@ -277,6 +277,23 @@ func New(cfg *lvconfig.Config) *analysis.Analyzer {
 	}
 }
 
+// NewImporting is New with a source of summaries of imported functions,
+// the hook for summaries carried across packages (summary.go):
+// imported(pass, fn) returns the summary of fn, a function of another
+// package, or nil; names(pass) the short names of the functions it has
+// summaries of (the call walk's prefilter). A call of such a function
+// becomes an op as a call of a summarized local one does.
+func NewImporting(cfg *lvconfig.Config, imported func(*analysis.Pass, *types.Func) *Summary, names func(*analysis.Pass) map[string]bool) *analysis.Analyzer {
+	a := New(cfg)
+	a.Run = func(pass *analysis.Pass) (any, error) {
+		return runWith(pass, cfg, func(b *builder) {
+			b.imported = func(fn *types.Func) *Summary { return imported(pass, fn) }
+			b.importedNames = names(pass)
+		})
+	}
+	return a
+}
+
 // adapters, and the function and method names that can start a match (a
 // cheap prefilter before any type lookup). Each adapter file registers its
 // adapter from an init function, so adding a client touches no other file.
@@ -294,16 +311,22 @@ func register(a adapter, callNames []string) {
 	}
 }
 
-func run(pass *analysis.Pass, cfg *lvconfig.Config) (any, error) {
+func run(pass *analysis.Pass, cfg *lvconfig.Config) (any, error) { return runWith(pass, cfg, nil) }
+
+// runWith is run, with setup (when not nil) applied to the builder
+// before the call walk.
+func runWith(pass *analysis.Pass, cfg *lvconfig.Config, setup func(*builder)) (any, error) {
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	b := &builder{
 		pass: pass,
 		res:  &Result{byPos: map[*ast.CallExpr]*Op{}, Files: map[*ast.File]bool{}, Inspector: in},
 		decl: newDeclared(cfg), // the configuration's wrappers (wrappers.go)
-		// The inferred wrappers (summary.go). To take summaries of
-		// imported functions (facts), set b.imported and
-		// b.importedNames here, before the call walk.
+		// The inferred wrappers (summary.go). Summaries of imported
+		// functions (facts) come through setup (NewImporting).
 		inferred: newInferred(),
+	}
+	if setup != nil {
+		setup(b)
 	}
 	for cur := range in.Root().Preorder((*ast.CallExpr)(nil)) {
 		b.call(cur)

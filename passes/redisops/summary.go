@@ -39,13 +39,14 @@ import (
 //     it can be encoded as is (gob, JSON) in a fact.
 //   - Result.Summaries lists the summaries of the package's own
 //     functions, by function: the facts to export.
-//   - builder.imported (a func field, nil by default) is the one hook
-//     for summaries of imported functions: set it in run, before the
-//     call walk, to a lookup of the facts, together with
-//     builder.importedNames (the short names of the functions that have
-//     imported summaries, the call walk's cheap prefilter). A call of an
-//     imported function with a summary becomes an op like a call of a
-//     local one.
+//   - NewImporting(cfg, imported, names) is the one hook for summaries
+//     of imported functions: imported(pass, fn) looks up fn's summary
+//     (from facts), names(pass) gives the short names of the functions
+//     that have one (the call walk's cheap prefilter). It sets
+//     builder.imported and builder.importedNames before the call walk;
+//     a call of an imported function with a summary becomes an op like
+//     a call of a local one (TestImportedSummaries in unsafeunlock
+//     feeds it by hand). A summary made from a fact has local false.
 //
 // Which calls report where (no double reports):
 //

@@ -1,9 +1,11 @@
 package unsafeunlock_test
 
 import (
+	"go/types"
 	"path/filepath"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
@@ -38,4 +40,22 @@ func TestRedis84FixedCodeIsClean(t *testing.T) {
 func TestValkey(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), unsafeunlock.Analyzer, "./valkey/unsafeunlock/...")
 	lvtest.FixedIsClean(t, lvtest.TestData(t), unsafeunlock.Analyzer, "./valkey/unsafeunlock/...")
+}
+
+// Summaries of imported functions, given through redisops' hook as facts
+// would give them: a caller in another package is reported at its call of
+// the release helper, naming the helper and where its DEL is (the helper's
+// own package cannot pair Take and Drop: no lock names).
+func TestImportedSummaries(t *testing.T) {
+	sums := map[string]*redisops.Summary{
+		"lockvet.test/imported/cache.Take": {Func: "lockvet.test/imported/cache.Take", Name: "Take", Kind: lvconfig.AcquireFunc,
+			Key: 1, KeyTemplate: "$", Value: -1, ValueConst: `"1"`, TTL: -1, TTLConst: "10 * time.Second", Returns: true,
+			Where: "cache/cache.go:14", Method: "SetNX"},
+		"lockvet.test/imported/cache.Drop": {Func: "lockvet.test/imported/cache.Drop", Name: "Drop", Kind: lvconfig.ReleaseFunc, Form: redisops.Bare,
+			Key: 1, KeyTemplate: "$", Value: -1, TTL: -1, Where: "cache/cache.go:18", Method: "Del"},
+	}
+	ops := redisops.NewImporting(nil,
+		func(_ *analysis.Pass, fn *types.Func) *redisops.Summary { return sums[fn.FullName()] },
+		func(*analysis.Pass) map[string]bool { return map[string]bool{"Take": true, "Drop": true} })
+	analysistest.Run(t, lvtest.TestData(t), unsafeunlock.New(ops, nil), "./imported/order")
 }
