@@ -29,6 +29,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
@@ -48,7 +49,9 @@ var Rule = &rules.Rule{
 	Name:  "checkthendel",
 	Title: "lock released by GET, compare, then DEL in separate round trips",
 	Why: `Reading the lock with GET, comparing its value with the owner's token, and
-then sending DEL is two commands. Between them the lock can expire and
+then sending DEL is two commands, whether the DEL is written there or made
+by a helper the code calls with the key (reported at the helper's call, with
+no fix). Between them the lock can expire and
 another process can acquire it; the DEL then deletes that process's lock,
 and a third process can take it while the second still works. The window is
 small but real under load, GC pauses and network delays, and it is exactly
@@ -102,15 +105,19 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 		if d.Kind != redisops.Delete || d.Scope.InWatch && d.Scope.Kind == redisops.Tx || d.Via != nil {
 			continue
 		}
+		if locks == nil {
+			locks = lockid.New(pass, res)
+		}
 		c := guard.OwnerCompare(info, d)
-		if c == nil || c.Get.Scope.Kind != redisops.Direct {
+		if c == nil {
+			reportHelper(pass, res, locks, r, d)
+			continue
+		}
+		if c.Get.Scope.Kind != redisops.Direct {
 			continue
 		}
 		tv, ok := info.Types[c.Token]
 		constToken := ok && tv.Value != nil
-		if locks == nil {
-			locks = lockid.New(pass, res)
-		}
 		if !hasLockKey(locks, d) && (constToken || !lockid.Named(info, d)) {
 			continue
 		}
@@ -133,6 +140,47 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 			diag.SuggestedFixes = suggest(pass, cfg, d, c)
 		}
 		r.Report(diag)
+	}
+}
+
+// reportHelper reports the calls of the helper holding the delete d (a
+// function that deletes the key it is passed) that run after a GET of
+// that key compared its value in the caller: the same check-then-delete,
+// with the DEL one call away. No fix: the rewrite spans two functions.
+func reportHelper(pass *analysis.Pass, res *redisops.Result, locks *lockid.Locks, r *report.Reporter, d *redisops.Op) {
+	info := pass.TypesInfo
+	decl, ok := d.Func.Node.(*ast.FuncDecl)
+	if !ok || d.Scope.Kind != redisops.Direct {
+		return
+	}
+	fn, ok := info.Defs[decl.Name].(*types.Func)
+	if !ok {
+		return
+	}
+	for _, call := range locks.CallsOf(fn) {
+		c := guard.HelperCompare(info, res, d, call)
+		if c == nil || c.Get.Scope.Kind != redisops.Direct {
+			continue
+		}
+		tv, ok := info.Types[c.Token]
+		constToken := ok && tv.Value != nil
+		if !hasLockKey(locks, d) && locks.Of(c.Get, c.Get.Key()) == nil && (constToken || !lockid.Named(info, c.Get)) {
+			continue
+		}
+		msg := fmt.Sprintf("%s deletes %s (%s) after a GET compared its value in a separate round trip: if the lock expires and another process takes it between the two, this deletes their lock; compare and delete in one step",
+			fixes.Text(pass.Fset, call.Fun), fixes.Text(pass.Fset, c.Get.Key()), d.Method)
+		if constToken {
+			msg += fmt.Sprintf("; the compared value %s is the same for every holder, so give the lock a random token (see LV204)", fixes.Text(pass.Fset, c.Token))
+		}
+		r.Report(analysis.Diagnostic{
+			Pos:     call.Pos(),
+			End:     call.End(),
+			Message: msg,
+			Related: []analysis.RelatedInformation{
+				{Pos: c.Get.Call.Pos(), End: c.Get.Call.End(), Message: "value read here, in its own round trip"},
+				{Pos: d.Call.Pos(), End: d.Call.End(), Message: "key deleted here"},
+			},
+		})
 	}
 }
 

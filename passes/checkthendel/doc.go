@@ -4,7 +4,9 @@
 // DEL in separate round trips.
 //
 // Reading the lock with GET, comparing its value with the owner's token, and
-// then sending DEL is two commands. Between them the lock can expire and
+// then sending DEL is two commands, whether the DEL is written there or made
+// by a helper the code calls with the key (reported at the helper's call, with
+// no fix). Between them the lock can expire and
 // another process can acquire it; the DEL then deletes that process's lock,
 // and a third process can take it while the second still works. The window is
 // small but real under load, GC pauses and network delays, and it is exactly

@@ -111,6 +111,7 @@ const (
 	optNone    optEffect = iota
 	optNX                // only when the key is absent: the command acquires
 	optGet               // the reply is the old value
+	optXX                // only when the key exists
 	optKeepTTL           // the key keeps the TTL it has (an absent key gets none)
 	optTTL               // the argument is the new TTL
 	optCond              // only when the value compares: not an acquire, and a DELEX lockvet does not model
@@ -120,7 +121,7 @@ const (
 
 var setOptions = map[string]option{
 	"NX":      {effect: optNX},
-	"XX":      {},
+	"XX":      {effect: optXX},
 	"GET":     {effect: optGet},
 	"KEEPTTL": {effect: optKeepTTL},
 	"EX":      {effect: optTTL, takesArg: true, unit: Seconds},
@@ -149,7 +150,7 @@ var delexOptions = map[string]option{
 
 // cmdOpts are the option words a call sends, read.
 type cmdOpts struct {
-	nx, get, keepTTL, cond, condTTL bool
+	nx, xx, get, keepTTL, cond, condTTL bool
 	// unknown: a word that is not a constant, or not the command's.
 	unknown bool
 	ttl     ast.Expr // the TTL argument of the last TTL word
@@ -169,6 +170,8 @@ func (c *cmdOpts) apply(o option, arg ast.Expr) {
 		c.nx = true
 	case optGet:
 		c.get = true
+	case optXX:
+		c.xx = true
 	case optKeepTTL:
 		c.keepTTL = true
 	case optTTL:
@@ -232,6 +235,7 @@ func (c *command) fill(info *types.Info, op *Op, args []ast.Expr, o cmdOpts) *Op
 	if op.Kind == Write && o.nx && !o.cond {
 		op.Kind = Acquire
 	}
+	op.Overwrites = op.Kind == Write && !o.xx && !o.get && !o.cond && !o.unknown
 	if o.ttl != nil {
 		op.TTL, op.TTLUnit, op.TTLTrunc = o.ttl, o.unit, o.trunc
 	}

@@ -2,6 +2,7 @@ package redisops
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/types"
 	"strings"
 
@@ -202,6 +203,7 @@ func (g goRedis) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op
 		return nil
 	}
 	op.Value = arg(c.value)
+	op.Overwrites = c.kind == Write && name != "SetXX"
 	if c.ttl >= 0 {
 		op.TTL = arg(c.ttl)
 		op.TTLUnit = c.unit
@@ -251,7 +253,7 @@ func (goRedis) setArgs(info *types.Info, op *Op, args []ast.Expr) *Op {
 	if !ok {
 		return op
 	}
-	var mode, ttl, expireAt, keepTTL ast.Expr
+	var mode, ttl, expireAt, keepTTL, get ast.Expr
 	for _, e := range lit.Elts {
 		kv, ok := e.(*ast.KeyValueExpr)
 		if !ok {
@@ -270,11 +272,14 @@ func (goRedis) setArgs(info *types.Info, op *Op, args []ast.Expr) *Op {
 			expireAt = kv.Value
 		case "KeepTTL":
 			keepTTL = kv.Value
+		case "Get":
+			get = kv.Value
 		}
 	}
 	if s := constval.String(info, mode); s != nil && strings.EqualFold(*s, "nx") {
 		op.Kind = Acquire
 	}
+	op.Overwrites = mode == nil && (get == nil || isFalse(info, get))
 	op.TTL = ttl
 	if expireAt != nil {
 		op.TTL, op.TTLUnit = expireAt, Time
@@ -374,4 +379,10 @@ func (goRedis) delEx(info *types.Info, op *Op, args []ast.Expr) *Op {
 	op.Keys = []ast.Expr{args[0]}
 	op.Value = value
 	return op
+}
+
+// isFalse reports whether e is the constant false.
+func isFalse(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
 }

@@ -138,6 +138,15 @@ type Op struct {
 	// its Px): a positive TTL below TTLTrunc goes out as 0. Zero when the
 	// client rounds up or passes the duration on as is.
 	TTLTrunc time.Duration
+	// Overwrites is set on a Write that replaces the value whatever the
+	// key holds: SET with no NX, XX, GET or compare word, SETEX, PSETEX,
+	// go-redis Set, SetEx and SetArgs with no Mode and no Get.
+	Overwrites bool
+	// Probe is set on a SET NX of a constant key with a constant TTL of at
+	// most 1 ms (the finest any client sends): a start-up check that the
+	// connection can write, deleted at once, not a lock, since nothing
+	// can be done under a lock that short. Its Kind is Write.
+	Probe bool
 
 	// Script is the script source or SHA argument, or the script object
 	// the call runs on (Script.Run). Args are the script arguments.
@@ -163,6 +172,63 @@ type Op struct {
 	res      *Result        // the result holding the op, for what fixes share
 	ttlConst constant.Value // TTL's value when it is an integer constant
 	srcArg   ast.Expr       // the script source expression when not a constant (embed.go)
+}
+
+// probe reports whether the acquire o is a connection probe (see Probe):
+// a raw client's SET NX (not a lock library's or a declared wrapper's
+// acquire, which take a lock by definition) of a constant key, whose TTL
+// is a constant of at most 1 ms written with its unit (a Duration built
+// from time's units, or a count of milliseconds), and which the client
+// does not truncate to 0 (that SET fails: LV104's finding).
+func (o *Op) probe(info *types.Info) bool {
+	switch o.adapter.(type) {
+	case lockLibs, *declared:
+		return false
+	}
+	if o.ttlConst == nil || constant.Sign(o.ttlConst) <= 0 || len(o.Keys) != 1 {
+		return false
+	}
+	if tv, ok := info.Types[o.Keys[0]]; !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return false
+	}
+	limit := int64(0)
+	switch o.TTLUnit {
+	case Duration:
+		if !timeUnits(info, o.TTL) || o.TTLTrunc > 0 && constant.Compare(o.ttlConst, token.LSS, constant.MakeInt64(int64(o.TTLTrunc))) {
+			return false
+		}
+		limit = int64(time.Millisecond)
+	case Millis:
+		limit = 1
+	}
+	return constant.Compare(o.ttlConst, token.LEQ, constant.MakeInt64(limit))
+}
+
+// timeUnits reports whether the constant Duration e is written with a
+// unit: it names a constant of type time.Duration (time.Millisecond, a
+// constant declared from it). A bare 1 is the nanosecond typo LV104 is
+// about.
+func timeUnits(info *types.Info, e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		var id *ast.Ident
+		switch n := n.(type) {
+		case *ast.Ident:
+			id = n
+		case *ast.SelectorExpr:
+			id = n.Sel
+		}
+		if id == nil {
+			return true
+		}
+		if c, ok := info.Uses[id].(*types.Const); ok {
+			if named, ok := c.Type().(*types.Named); ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "time" && named.Obj().Name() == "Duration" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // Key is the first key, or nil.
@@ -489,6 +555,9 @@ func (b *builder) add(cur inspector.Cursor, op *Op, ad adapter, recv ast.Expr) {
 	op.adapter = ad
 	op.res = b.res
 	op.ttlConst = constval.IntValue(b.pass.TypesInfo, op.TTL)
+	if op.Kind == Acquire && op.probe(b.pass.TypesInfo) {
+		op.Kind, op.Probe = Write, true
+	}
 	if op.Scope == (Scope{}) {
 		// Adapters whose batches are not opened by a call on a
 		// receiver (rueidis' DoMulti) set the scope themselves.

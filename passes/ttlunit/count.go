@@ -163,3 +163,96 @@ func (c *checker) nanosCount(op *redisops.Op, e, x ast.Expr) {
 			fixes.Text(fset, e), xt, op.Method, unit, unit, xt, div, strings.TrimSuffix(unit, "s")),
 	})
 }
+
+// countOf reads e as a count taken from a time.Duration in some unit: the
+// Duration's Milliseconds() or Seconds(), or the Duration divided by
+// time.Millisecond or time.Second, under any integer conversions. It
+// returns the unit (Seconds or Millis), the Duration method or division
+// as written, and whether the count is a float (Seconds()); ok is false
+// for anything else.
+func (c *checker) countOf(e ast.Expr) (unit redisops.Unit, float, ok bool) {
+	info := c.pass.TypesInfo
+	for {
+		call, isCall := ast.Unparen(e).(*ast.CallExpr)
+		if !isCall || len(call.Args) != 1 {
+			break
+		}
+		tv, found := info.Types[call.Fun]
+		if !found || !tv.IsType() {
+			break
+		}
+		if b, isBasic := tv.Type.Underlying().(*types.Basic); !isBasic || b.Info()&types.IsInteger == 0 {
+			break
+		}
+		e = call.Args[0]
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		sel, isSel := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+		if !isSel || len(x.Args) != 0 || !isDuration(info.TypeOf(sel.X)) {
+			return 0, false, false
+		}
+		switch sel.Sel.Name {
+		case "Milliseconds":
+			return redisops.Millis, false, true
+		case "Seconds":
+			return redisops.Seconds, true, true
+		}
+	case *ast.BinaryExpr:
+		if x.Op != token.QUO || !isDuration(info.TypeOf(x.X)) {
+			return 0, false, false
+		}
+		tv := info.Types[x.Y]
+		if tv.Value == nil || tv.Value.Kind() != constant.Int {
+			return 0, false, false
+		}
+		switch v, _ := constant.Int64Val(tv.Value); v {
+		case int64(time.Millisecond):
+			return redisops.Millis, false, true
+		case int64(time.Second):
+			return redisops.Seconds, false, true
+		}
+	}
+	return 0, false, false
+}
+
+// crossed reports a count taken from a Duration in one unit and given
+// where the command takes another (milliseconds to EX, seconds to PX),
+// and fractional seconds (Duration.Seconds(), a float64) given where a
+// whole number is taken. It reports whether it found one.
+func (c *checker) crossed(op *redisops.Op, e ast.Expr) bool {
+	unit, float, ok := c.countOf(e)
+	if !ok {
+		return false
+	}
+	text := fixes.Text(c.pass.Fset, e)
+	name := map[redisops.Unit]string{redisops.Seconds: "seconds", redisops.Millis: "milliseconds"}
+	var msg string
+	switch {
+	case unit != op.TTLUnit && op.TTLUnit == redisops.Seconds:
+		msg = fmt.Sprintf("TTL %s is a count of milliseconds, where %s takes seconds: the key lives 1000 times longer than meant (a 30s TTL becomes 8h20m), so a lock whose holder dies stays held that long; "+
+			"pass a count of seconds (int64(ttl / time.Second))", text, op.Method)
+	case unit != op.TTLUnit:
+		msg = fmt.Sprintf("TTL %s is a count of seconds, where %s takes milliseconds: the key lives a thousandth of what was meant (a 30s TTL becomes 30ms), so a lock expires under its holder and a second caller takes it; "+
+			"pass a count of milliseconds (Milliseconds())", text, op.Method)
+	case float && !isInteger(c.pass.TypesInfo.TypeOf(e)):
+		msg = fmt.Sprintf("TTL %s is a float64 of seconds, where %s takes a whole number of %s: it goes out as decimal text, and Redis rejects a TTL that is not a whole number (a 1.5s TTL), so the command fails; "+
+			"pass int64(ttl / time.Second)", text, op.Method, name[op.TTLUnit])
+	default:
+		return false
+	}
+	c.r.Report(analysis.Diagnostic{Pos: e.Pos(), End: e.End(), Message: msg})
+	return true
+}
+
+// isInteger reports whether t is an integer type.
+func isInteger(t types.Type) bool {
+	b, ok := t.(*types.Basic)
+	if !ok {
+		if t == nil {
+			return false
+		}
+		b, ok = t.Underlying().(*types.Basic)
+	}
+	return ok && b.Info()&types.IsInteger != 0
+}

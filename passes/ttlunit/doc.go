@@ -20,8 +20,13 @@
 // (EVALSHA, a source passed in) may not read the argument at all. The same holds where a client takes
 // a plain count (redigo's EX/PX arguments, memcached's Expiration and Touch):
 // int64(ttl) or int32(ttl) of a time.Duration is a count of nanoseconds, 30s
-// becomes 30000000000 seconds or wraps around in 32 bits. EXPIRE with a TTL of
-// 0 or less deletes the key at once.
+// becomes 30000000000 seconds or wraps around in 32 bits. Units also cross
+// between the conversion and the option: a count of milliseconds given to EX
+// or ExSeconds ("EX", int(ttl/time.Millisecond); ExSeconds(ttl.Milliseconds()))
+// keeps the key 1000 times longer, a count of seconds given to PX (int64(
+// ttl.Seconds())) a thousandth as long, and the float64 of ttl.Seconds() given
+// to EX goes out as decimal text that Redis rejects unless it is whole. EXPIRE
+// with a TTL of 0 or less deletes the key at once.
 //
 // # How to fix
 //

@@ -43,8 +43,13 @@ script passes that argument whole to a timeout: a script it cannot read
 (EVALSHA, a source passed in) may not read the argument at all. The same holds where a client takes
 a plain count (redigo's EX/PX arguments, memcached's Expiration and Touch):
 int64(ttl) or int32(ttl) of a time.Duration is a count of nanoseconds, 30s
-becomes 30000000000 seconds or wraps around in 32 bits. EXPIRE with a TTL of
-0 or less deletes the key at once.`,
+becomes 30000000000 seconds or wraps around in 32 bits. Units also cross
+between the conversion and the option: a count of milliseconds given to EX
+or ExSeconds ("EX", int(ttl/time.Millisecond); ExSeconds(ttl.Milliseconds()))
+keeps the key 1000 times longer, a count of seconds given to PX (int64(
+ttl.Seconds())) a thousandth as long, and the float64 of ttl.Seconds() given
+to EX goes out as decimal text that Redis rejects unless it is whole. EXPIRE
+with a TTL of 0 or less deletes the key at once.`,
 	Fix: `Write the unit: 30 * time.Second, time.Duration(n) * time.Second; use
 time.Until(deadline) for a deadline; pass ttl.Milliseconds() to a script that
 uses PEXPIRE or PX (int64(ttl / time.Second) for EXPIRE or EX). The suggested
@@ -99,6 +104,9 @@ func (c *checker) ttl(op *redisops.Op) {
 	if op.TTLUnit == redisops.Seconds || op.TTLUnit == redisops.Millis {
 		if x := c.nanosConv(e); x != nil {
 			c.nanosCount(op, e, x)
+			return
+		}
+		if c.crossed(op, e) {
 			return
 		}
 	}

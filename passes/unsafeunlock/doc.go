@@ -8,8 +8,15 @@
 // first holder finishes and releases with a plain DEL (or UNLINK), it deletes
 // the other process's lock, and a third process can acquire it while the
 // second still works: two holders at once, the failure the lock was meant to
-// prevent. A DEL of a pattern ("lock:*") is a different mistake with the same
-// outcome: DEL does not expand patterns, so nothing is released.
+// prevent. Releasing by overwriting the key with a plain SET (SET key "done",
+// SET key "") has the same outcome and is reported with its own message; a SET
+// with NX, or with XX and GET whose old value is compared, is not this, nor is
+// the holder writing its own token again. A DEL of a pattern ("lock:*") is a
+// different mistake with the same outcome: DEL does not expand patterns, so
+// nothing is released. A DEL that follows a GET-compare, in place or through a
+// helper, is LV202's finding. A SET NX of a constant key with a TTL of at most
+// 1 ms, deleted at once, is a start-up probe that the connection can write,
+// not a lock, and is not reported here or by LV105.
 //
 // # How to fix
 //

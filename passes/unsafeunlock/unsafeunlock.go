@@ -75,8 +75,15 @@ slow call, a network partition). Another process then acquires it. When the
 first holder finishes and releases with a plain DEL (or UNLINK), it deletes
 the other process's lock, and a third process can acquire it while the
 second still works: two holders at once, the failure the lock was meant to
-prevent. A DEL of a pattern ("lock:*") is a different mistake with the same
-outcome: DEL does not expand patterns, so nothing is released.`,
+prevent. Releasing by overwriting the key with a plain SET (SET key "done",
+SET key "") has the same outcome and is reported with its own message; a SET
+with NX, or with XX and GET whose old value is compared, is not this, nor is
+the holder writing its own token again. A DEL of a pattern ("lock:*") is a
+different mistake with the same outcome: DEL does not expand patterns, so
+nothing is released. A DEL that follows a GET-compare, in place or through a
+helper, is LV202's finding. A SET NX of a constant key with a TTL of at most
+1 ms, deleted at once, is a start-up probe that the connection can write,
+not a lock, and is not reported here or by LV105.`,
 	Fix: `Release by deleting the key only while it still holds this holder's token,
 in one step: a Lua compare-and-delete script (redis.NewScript), or, on Redis
 8.4 and later with a go-redis that has it, DelExArgs with Mode "IFEQ". The
@@ -123,7 +130,8 @@ const (
 func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *report.Reporter) {
 	var locks *lockid.Locks
 	for _, d := range res.Ops {
-		if d.Kind != redisops.Delete || d.Scope.InWatch && d.Scope.Kind == redisops.Tx || d.InHelper() ||
+		overwrite := d.Kind == redisops.Write && d.Overwrites
+		if d.Kind != redisops.Delete && !overwrite || d.Scope.InWatch && d.Scope.Kind == redisops.Tx || d.InHelper() ||
 			d.Via != nil && d.Via.Form == redisops.CheckThenDel ||
 			strings.HasSuffix(pass.Fset.File(d.Call.Pos()).Name(), "_test.go") {
 			continue
@@ -131,7 +139,7 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 		if locks == nil {
 			locks = lockid.New(pass, res)
 		}
-		if reportGlob(pass, locks, r, d) {
+		if !overwrite && reportGlob(pass, locks, r, d) {
 			continue
 		}
 		var key ast.Expr
@@ -145,8 +153,15 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 		if lk == nil || guard.OwnerCompare(pass.TypesInfo, d) != nil || !expires(pass, lk.Acquire) {
 			continue
 		}
+		if lk.Evidence == lockid.ViaHelper && lk.Call != nil && guard.HelperCompare(pass.TypesInfo, res, d, lk.Call) != nil {
+			continue // GET, compare, then this helper: LV202's finding
+		}
 		if lk.Evidence == lockid.SameFunc && (d.Func == lk.Acquire.Func && !d.Func.Reachable(lk.Acquire.Call.Pos(), d.Call.Pos()) ||
 			afterFailedAcquire(pass, lk.Acquire, d) || onErrorOnly(pass, locks, lk.Acquire)) {
+			continue
+		}
+		if overwrite {
+			reportOverwrite(pass, r, d, key, lk)
 			continue
 		}
 		reportDelete(pass, cfg, r, d, key, lk)
@@ -217,6 +232,26 @@ func reportDelete(pass *analysis.Pass, cfg *lvconfig.Config, r *report.Reporter,
 		}
 	}
 	r.Report(diag)
+}
+
+// reportOverwrite reports a release by overwrite: a plain SET of the lock
+// key after the work, which replaces whatever the key holds. A SET of the
+// value the lock was acquired with (the holder writing its own token
+// again) is a renewal, not this; LV203 is about renewals.
+func reportOverwrite(pass *analysis.Pass, r *report.Reporter, d *redisops.Op, key ast.Expr, lk *lockid.Lock) {
+	a := lk.Acquire
+	if d.Value == nil || a.Value != nil && fixes.Text(pass.Fset, a.Value) == fixes.Text(pass.Fset, d.Value) {
+		return
+	}
+	msg := fmt.Sprintf("%s overwrites lock key %s with %s without checking the owner: once the TTL has run out and another process holds the lock, this replaces their lock, and a third process can take it while they still work; "+
+		"release by deleting the key only while it still holds the token it was acquired with",
+		d.Method, fixes.Text(pass.Fset, key), fixes.Text(pass.Fset, d.Value))
+	var related []analysis.RelatedInformation
+	if lk.Evidence == lockid.ViaHelper {
+		related = append(related, analysis.RelatedInformation{Pos: lk.Call.Pos(), End: lk.Call.End(), Message: "the lock key is passed here"})
+	}
+	related = append(related, analysis.RelatedInformation{Pos: a.Call.Pos(), End: a.Call.End(), Message: "lock acquired here"})
+	r.Report(analysis.Diagnostic{Pos: d.Call.Pos(), End: d.Call.End(), Message: msg, Related: related})
 }
 
 // expires reports whether the lock taken by a can expire under its holder:

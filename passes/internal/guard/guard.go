@@ -167,13 +167,57 @@ type Compare struct {
 // OwnerCompare finds the GET-compare that guards the delete del, or nil.
 // The GET must be in the same function, before del, on the same key.
 func OwnerCompare(info *types.Info, del *redisops.Op) *Compare {
-	f := del.Func
-	if f == nil {
+	if del.Func == nil {
 		return nil
 	}
+	return ownerCompare(info, del.Func, del.Cursor, del.Call.Pos(), del.Keys)
+}
+
+// HelperCompare finds the GET-compare that guards call, a call of the
+// function that holds the delete del (a helper that deletes the key it
+// is passed), in the function that makes the call: the GET must read the
+// key the call passes as the parameter del deletes. Nil when there is
+// none, or when del's key is not a parameter the helper keeps.
+func HelperCompare(info *types.Info, res *redisops.Result, del *redisops.Op, call *ast.CallExpr) *Compare {
+	decl, ok := del.Func.Node.(*ast.FuncDecl)
+	if !ok || len(del.Keys) != 1 || del.KeysSpread {
+		return nil
+	}
+	_, idx, ok := keyid.KeptParam(info, decl, del.Keys[0])
+	if !ok || idx >= len(call.Args) {
+		return nil
+	}
+	// The innermost function with operations that holds the call.
+	var f *redisops.Func
+	for _, g := range res.Funcs {
+		if g.Node.Pos() <= call.Pos() && call.End() <= g.Node.End() && (f == nil || f.Node.Pos() <= g.Node.Pos() && g.Node.End() <= f.Node.End()) {
+			f = g
+		}
+	}
+	if f == nil || len(f.Ops) == 0 {
+		return nil
+	}
+	var fcur inspector.Cursor
+	for c := range f.Ops[0].Cursor.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		fcur = c
+		break
+	}
+	if fcur.Node() != f.Node {
+		return nil
+	}
+	cur, ok := fcur.FindNode(call)
+	if !ok {
+		return nil
+	}
+	return ownerCompare(info, f, cur, call.Pos(), []ast.Expr{call.Args[idx]})
+}
+
+// ownerCompare finds the GET-compare in f that guards the node at cur (at
+// pos), which deletes keys.
+func ownerCompare(info *types.Info, f *redisops.Func, cur inspector.Cursor, pos token.Pos, keys []ast.Expr) *Compare {
 	var facts []Fact
-	for _, g := range f.OpsOn(del.Keys...) {
-		if g.Kind != redisops.Get || g.Key() == nil || g.Call.Pos() >= del.Call.Pos() || !sameKey(info, f.Body, g.Key(), del.Keys) {
+	for _, g := range f.OpsOn(keys...) {
+		if g.Kind != redisops.Get || g.Key() == nil || g.Call.Pos() >= pos || !sameKey(info, f.Body, g.Key(), keys) {
 			continue
 		}
 		inline, v := g.Reply(info)
@@ -192,7 +236,7 @@ func OwnerCompare(info *types.Info, del *redisops.Op) *Compare {
 				!keyid.AssignedBetween(info, f.Body, v, g.Call.End(), id.Pos())
 		}
 		if facts == nil {
-			facts = Facts(info, del.Cursor, f.Node, g.Call.Pos()) // g is the first GET: the others come after it
+			facts = Facts(info, cur, f.Node, g.Call.Pos()) // g is the first GET: the others come after it
 		}
 		for _, ft := range facts {
 			var x, y ast.Expr

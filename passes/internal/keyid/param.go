@@ -183,3 +183,31 @@ var pure = map[string]bool{
 func (p Param) String() string {
 	return strings.ReplaceAll(p.Template, "$", "{"+p.Name+"}") + "@" + strconv.Itoa(p.Index)
 }
+
+// KeptParam reports whether key is, by itself, a parameter of the function
+// declaration decl that its body never assigns (not the variadic one), and
+// returns the function and the parameter's position.
+func KeptParam(info *types.Info, decl *ast.FuncDecl, key ast.Expr) (*types.Func, int, bool) {
+	id, ok := ast.Unparen(key).(*ast.Ident)
+	if !ok {
+		return nil, -1, false
+	}
+	param, ok := info.ObjectOf(id).(*types.Var)
+	if !ok {
+		return nil, -1, false
+	}
+	fn, ok := info.Defs[decl.Name].(*types.Func)
+	if !ok {
+		return nil, -1, false
+	}
+	sig := fn.Signature()
+	for i := range sig.Params().Len() {
+		if sig.Params().At(i) == param {
+			if sig.Variadic() && i == sig.Params().Len()-1 || AssignedIn(info, decl.Body, param) {
+				return nil, -1, false
+			}
+			return fn, i, true
+		}
+	}
+	return nil, -1, false
+}

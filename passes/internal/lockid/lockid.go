@@ -140,33 +140,15 @@ func encloses(outer, inner ast.Node) bool {
 // declaration: it is a lock key when a same-package caller passes a lock key
 // in that position.
 func (l *Locks) viaHelper(op *redisops.Op, key ast.Expr) *Lock {
-	id, ok := ast.Unparen(key).(*ast.Ident)
-	if !ok || op.Func == nil {
+	if op.Func == nil {
 		return nil
 	}
 	decl, ok := op.Func.Node.(*ast.FuncDecl)
 	if !ok {
 		return nil
 	}
-	param, ok := l.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	fn, index, ok := keyid.KeptParam(l.pass.TypesInfo, decl, key)
 	if !ok {
-		return nil
-	}
-	fn, ok := l.pass.TypesInfo.Defs[decl.Name].(*types.Func)
-	if !ok {
-		return nil
-	}
-	sig := fn.Type().(*types.Signature)
-	index := -1
-	for i := range sig.Params().Len() {
-		if sig.Params().At(i) == param {
-			index = i
-		}
-	}
-	if index < 0 || sig.Variadic() && index == sig.Params().Len()-1 {
-		return nil
-	}
-	if keyid.AssignedIn(l.pass.TypesInfo, decl.Body, param) {
 		return nil
 	}
 	for _, call := range l.callsOf(fn) {
@@ -187,6 +169,9 @@ func (l *Locks) viaHelper(op *redisops.Op, key ast.Expr) *Lock {
 	}
 	return nil
 }
+
+// CallsOf lists the package's static calls of fn.
+func (l *Locks) CallsOf(fn *types.Func) []*ast.CallExpr { return l.callsOf(fn) }
 
 // callsOf lists the package's static calls of fn.
 func (l *Locks) callsOf(fn *types.Func) []*ast.CallExpr {

@@ -129,31 +129,13 @@ func After(a, op *redisops.Op) bool {
 // function declaration, a call of that function in a's function after a
 // that passes a's key in that position.
 func (l *Locks) helperCall(a, op *redisops.Op, key ast.Expr) *ast.CallExpr {
-	id, ok := ast.Unparen(key).(*ast.Ident)
-	if !ok {
-		return nil
-	}
 	decl, ok := op.Func.Node.(*ast.FuncDecl)
 	if !ok {
 		return nil
 	}
 	info := l.pass.TypesInfo
-	param, ok := info.ObjectOf(id).(*types.Var)
+	fn, index, ok := keyid.KeptParam(info, decl, key)
 	if !ok {
-		return nil
-	}
-	fn, ok := info.Defs[decl.Name].(*types.Func)
-	if !ok {
-		return nil
-	}
-	sig := fn.Type().(*types.Signature)
-	index := -1
-	for i := range sig.Params().Len() {
-		if sig.Params().At(i) == param {
-			index = i
-		}
-	}
-	if index < 0 || sig.Variadic() && index == sig.Params().Len()-1 || keyid.AssignedIn(info, decl.Body, param) {
 		return nil
 	}
 	for _, call := range l.callsOf(fn) {

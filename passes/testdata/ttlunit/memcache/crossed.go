@@ -1,0 +1,19 @@
+package memcache
+
+import (
+	"time"
+
+	"github.com/bradfitz/gomemcache/memcache"
+)
+
+// Expiration counts seconds: a count of milliseconds keeps the lock 1000
+// times longer.
+func msExpiration(mc *memcache.Client, key string, token []byte, ttl time.Duration) error {
+	return mc.Add(&memcache.Item{Key: key, Value: token, Expiration: int32(ttl.Milliseconds())}) // want `TTL int32\(ttl.Milliseconds\(\)\) is a count of milliseconds, where Add takes seconds`
+}
+
+// --- silent ---
+
+func secExpiration(mc *memcache.Client, key string, token []byte, ttl time.Duration) error {
+	return mc.Add(&memcache.Item{Key: key, Value: token, Expiration: int32(ttl / time.Second)})
+}

@@ -1,0 +1,35 @@
+package redigo
+
+import (
+	"time"
+
+	"github.com/gomodule/redigo/redis"
+)
+
+// A count of milliseconds given to EX, seconds given to PX, fractional
+// seconds given to EX.
+func msToEX(c redis.Conn, key, token string, ttl time.Duration) {
+	c.Do("SET", key, token, "NX", "EX", int(ttl/time.Millisecond)) // want `TTL int\(ttl / time.Millisecond\) is a count of milliseconds, where SET takes seconds`
+}
+
+func secondsToPX(c redis.Conn, key, token string, ttl time.Duration) {
+	c.Do("SET", key, token, "NX", "PX", int64(ttl.Seconds())) // want `TTL int64\(ttl.Seconds\(\)\) is a count of seconds, where SET takes milliseconds`
+}
+
+func floatToEX(c redis.Conn, key, token string, ttl time.Duration) {
+	c.Do("SET", key, token, "NX", "EX", ttl.Seconds()) // want `TTL ttl.Seconds\(\) is a float64 of seconds, where SET takes a whole number of seconds`
+}
+
+func msToExpire(c redis.Conn, key string, ttl time.Duration) {
+	c.Do("EXPIRE", key, ttl.Milliseconds()) // want `TTL ttl.Milliseconds\(\) is a count of milliseconds, where EXPIRE takes seconds`
+}
+
+// --- silent: the units agree ---
+
+func agree(c redis.Conn, key, token string, ttl time.Duration) {
+	c.Do("SET", key, token, "NX", "EX", int(ttl/time.Second))
+	c.Do("SET", key, token, "NX", "EX", int64(ttl.Seconds()))
+	c.Do("SET", key, token, "NX", "PX", ttl.Milliseconds())
+	c.Do("SET", key, token, "NX", "PX", int64(ttl/time.Millisecond))
+	c.Do("PEXPIRE", key, ttl.Milliseconds())
+}
