@@ -359,7 +359,7 @@ func (c *checker) timedCall(call *ast.CallExpr) (finding, bool) {
 	case "context.WithTimeout", "context.WithTimeoutCause":
 		return c.context(call, call.Args[1], fn.Name())
 	case "context.WithDeadline", "context.WithDeadlineCause":
-		if d := sinceNow(info, call.Args[1]); d != nil {
+		if d := sinceNow(info, c.deadlineDef(call.Args[1])); d != nil {
 			return c.context(call, d, fn.Name())
 		}
 		return finding{}, false
@@ -385,6 +385,26 @@ func (c *checker) timedCall(call *ast.CallExpr) (finding, bool) {
 }
 
 var timeoutName = regexp.MustCompile(`(?i)timeout|deadline`)
+
+// deadlineDef returns what e, a deadline, is defined with when it is a
+// local variable defined once, after the acquire (dl := time.Now().Add(d)
+// and then context.WithDeadline(ctx, dl)); e itself otherwise. A deadline
+// computed before the acquire leaves the work less than d after it, so it
+// is not followed there.
+func (c *checker) deadlineDef(e ast.Expr) ast.Expr {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return e
+	}
+	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return e
+	}
+	if def, _ := keyid.SoleDef(c.pass.TypesInfo, c.a.Func.Body, v); def != nil && def.Pos() > c.a.Call.End() {
+		return def
+	}
+	return e
+}
 
 // sinceNow returns d for time.Now().Add(d).
 func sinceNow(info *types.Info, e ast.Expr) ast.Expr {
