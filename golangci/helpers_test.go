@@ -16,6 +16,9 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/lockvet/lockvet/analyzer"
+	"github.com/lockvet/lockvet/golangci"
 )
 
 // repoRoot is the lockvet module root.
@@ -147,7 +150,15 @@ func analyze(t testing.TB, pkgs []*packages.Package, as []*analysis.Analyzer) []
 				continue
 			}
 			seen[key] = true
-			out = append(out, diag{act.Analyzer.Name, pos, act.Package.Fset, d})
+			name := act.Analyzer.Name
+			if name == golangci.Name {
+				// The plugin's one analyzer: the check is the first ID.
+				id, _, _ := strings.Cut(d.Category, ",")
+				if r := analyzer.Lookup(id); r != nil {
+					name = r.Name
+				}
+			}
+			out = append(out, diag{name, pos, act.Package.Fset, d})
 		}
 	}
 	return out

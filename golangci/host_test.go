@@ -26,7 +26,10 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/lockvet/lockvet/analyzer"
+	"github.com/lockvet/lockvet/golangci"
 )
 
 func TestGolangciLintHost(t *testing.T) {
@@ -48,6 +51,20 @@ func TestGolangciLintHost(t *testing.T) {
 		compareIssues(t, got, want)
 	})
 
+	// golangci-lint's default settings (uniq-by-line, max-same-issues 3,
+	// max-issues-per-linter 50) lose nothing: on the example, and on a
+	// module of two packages with two and three findings on one line and
+	// related positions on the lines of other findings.
+	twoline := filepath.Join(root, "golangci", "testdata", "twoline")
+	modDownload(t, twoline)
+	for _, dir := range []string{example, twoline} {
+		t.Run("defaults/"+filepath.Base(dir), func(t *testing.T) {
+			want := expectedIssues(t, dir, &analyzer.Config{})
+			got := runGolangci(t, bin, dir, defaultConfig(t))
+			compareIssues(t, got, want)
+		})
+	}
+
 	// Settings reach the analyzers: include-generated reports in generated
 	// files (golangci's own generated-file exclusion is turned off).
 	t.Run("settings", func(t *testing.T) {
@@ -66,7 +83,7 @@ func TestGolangciLintHost(t *testing.T) {
 		runBinary(t, bin, example, "config", "verify", "-c", cfg)
 		settings := dig(t, readYAML(t, cfg), "linters", "settings", "custom", "lockvet", "settings")
 		want := map[string]bool{}
-		for _, s := range issuesOf(t, example, analyze(t, load(t, example, "./..."), buildAnalyzers(t, newPlugin(t, settings)))) {
+		for _, s := range pluginIssues(t, example, analyze(t, load(t, example, "./..."), buildAnalyzers(t, newPlugin(t, settings)))) {
 			want[s] = true
 		}
 		got := runGolangci(t, bin, example, cfg)
@@ -249,6 +266,28 @@ issues:
 	return path
 }
 
+// defaultConfig writes a golangci-lint v2 configuration that enables only
+// lockvet and leaves every issue setting at golangci-lint's default.
+func defaultConfig(t *testing.T) string {
+	t.Helper()
+	cfg := `version: "2"
+linters:
+  default: none
+  enable: [lockvet]
+  settings:
+    custom:
+      lockvet:
+        type: module
+        description: lockvet host test
+        original-url: github.com/lockvet/lockvet
+`
+	path := filepath.Join(t.TempDir(), ".golangci.yml")
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // runBinary runs the custom binary in dir, offline, with a fresh analysis
 // cache, and returns its exit code; codes other than 0 (clean) and 1
 // (issues found) fail the test.
@@ -326,26 +365,64 @@ func issueString(t *testing.T, dir, file string, line, col int, text string, fix
 	return s
 }
 
-// issuesOf turns lockvet diagnostics into the issues golangci-lint makes
-// of them (pkg/goanalysis/runners.go, buildIssues): the message prefixed
-// with "<analyzer>: " because the analyzer name differs from the linter
-// name, and one extra issue per Related entry, "<analyzer>(related
-// information): <message>", at the related position when it is in the
-// same file (else at the diagnostic's), without fixes.
+// issuesOf turns lockvet's findings (diagnostics of its checks run
+// in-process, as the lockvet command reports them) into the issues
+// golangci-lint shows through the plugin: golangci.Merge's diagnostics,
+// whose text golangci-lint does not prefix (the plugin's analyzer is named
+// like the linter). It first checks that the merge loses nothing: every
+// finding's check ID and message, and every related position's file and
+// line, is in the one issue of its line.
 func issuesOf(t *testing.T, dir string, ds []diag) []string {
+	t.Helper()
+	if len(ds) == 0 {
+		return nil
+	}
+	fset := ds[0].Fset
+	var raw []analysis.Diagnostic
+	for _, d := range ds {
+		if d.Fset != fset {
+			t.Fatal("diagnostics of several file sets")
+		}
+		raw = append(raw, d.Diagnostic)
+	}
+	rel := func(file string) string {
+		r, _ := filepath.Rel(dir, file)
+		return filepath.ToSlash(r)
+	}
+	merged := golangci.Merge(fset, raw, rel)
+	byLine := map[string]analysis.Diagnostic{}
+	var out []string
+	for _, m := range merged {
+		pos := fset.Position(m.Pos)
+		key := fmt.Sprintf("%s:%d", pos.Filename, pos.Line)
+		if _, dup := byLine[key]; dup {
+			t.Errorf("two issues on %s", key)
+		}
+		byLine[key] = m
+		out = append(out, issueString(t, dir, pos.Filename, pos.Line, pos.Column, m.Message, len(m.SuggestedFixes) > 0))
+	}
+	for _, d := range ds {
+		m := byLine[fmt.Sprintf("%s:%d", d.Pos.Filename, d.Pos.Line)]
+		if !strings.Contains(m.Message, d.Category+": "+d.Message) {
+			t.Errorf("%s: %s: %s is not in the issue of its line: %q", d.Pos, d.Category, d.Message, m.Message)
+		}
+		for _, r := range d.Related {
+			p := fset.Position(r.Pos)
+			if at := fmt.Sprintf("%s:%d", rel(p.Filename), p.Line); !strings.Contains(m.Message, at) {
+				t.Errorf("%s: the related position %s is not in %q", d.Pos, at, m.Message)
+			}
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// pluginIssues gives the issues of the plugin's own diagnostics.
+func pluginIssues(t *testing.T, dir string, ds []diag) []string {
 	t.Helper()
 	var out []string
 	for _, d := range ds {
-		out = append(out, issueString(t, dir, d.Pos.Filename, d.Pos.Line, d.Pos.Column,
-			d.Analyzer+": "+d.Message, len(d.SuggestedFixes) > 0))
-		for _, r := range d.Related {
-			pos := d.Fset.Position(r.Pos)
-			if pos.Filename != d.Pos.Filename {
-				pos = d.Pos
-			}
-			out = append(out, issueString(t, dir, pos.Filename, pos.Line, pos.Column,
-				d.Analyzer+"(related information): "+r.Message, false))
-		}
+		out = append(out, issueString(t, dir, d.Pos.Filename, d.Pos.Line, d.Pos.Column, d.Message, len(d.SuggestedFixes) > 0))
 	}
 	sort.Strings(out)
 	return slices.Compact(out)

@@ -22,10 +22,15 @@
 // nothing global is read or changed, so differently configured instances
 // can coexist in one process.
 //
-// golangci-lint reports every finding under the linter name "lockvet" and
-// prefixes the message with the check's analyzer name ("setnxexpire: ...").
-// Related positions (the SETNX paired with a reported EXPIRE) become
-// separate issues whose text contains "(related information)".
+// golangci-lint reports every finding under the linter name "lockvet". It
+// would turn each related position (the SETNX paired with a reported
+// EXPIRE) into an issue of its own, prefix messages with the analyzer name
+// rather than the check ID, and keep one issue per line (uniq-by-line), so
+// the plugin hands golangci-lint one analyzer, named "lockvet" like the
+// linter, that runs the checks and reports their findings itself: each
+// message starts with its check ID, its related positions are folded into
+// it ("...; lock acquired at cache/lock.go:9"), and findings on one line
+// are merged into one issue that names them all. See [Merge].
 package golangci
 
 import (
@@ -111,9 +116,24 @@ func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 		return nil, fmt.Errorf("lockvet settings: %w", err)
 	}
 	for i, a := range as {
-		as[i] = firstFixOnly(a)
+		as[i] = collecting(firstFixOnly(a))
 	}
-	return as, nil
+	return []*analysis.Analyzer{{
+		Name:     Name,
+		Doc:      "lockvet: distributed-lock misuse on Redis; reports the findings of the checks it requires, one issue per line",
+		URL:      "https://github.com/lockvet/lockvet",
+		Requires: as,
+		Run: func(pass *analysis.Pass) (any, error) {
+			var all []analysis.Diagnostic
+			for _, a := range as {
+				all = append(all, pass.ResultOf[a].(*collected).diags...)
+			}
+			for _, d := range Merge(pass.Fset, all, moduleRel) {
+				pass.Report(d)
+			}
+			return nil, nil
+		},
+	}}, nil
 }
 
 // GetLoadMode asks golangci-lint for syntax and type information; lockvet

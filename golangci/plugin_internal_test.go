@@ -1,6 +1,10 @@
 package golangci
 
 import (
+	"fmt"
+	"go/token"
+	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -43,5 +47,39 @@ func TestFirstFixOnly(t *testing.T) {
 		if w := want[d.Message]; len(msgs) != len(w) || len(w) > 0 && msgs[0] != w[0] {
 			t.Errorf("%s: fixes %v, want %v", d.Message, msgs, w)
 		}
+	}
+}
+
+// TestMerge: IDs lead, related positions are folded into the message, and
+// the findings of one line become one diagnostic that names each, with
+// the first fix of each.
+func TestMerge(t *testing.T) {
+	fset := token.NewFileSet()
+	src := "line one\nline two\nline three\n"
+	f := fset.AddFile("/m/p/a.go", -1, len(src))
+	f.SetLinesForContent([]byte(src))
+	at := func(line, col int) token.Pos { return f.LineStart(line) + token.Pos(col-1) }
+	fix := func(msg string) []analysis.SuggestedFix { return []analysis.SuggestedFix{{Message: msg}} }
+	ds := []analysis.Diagnostic{
+		{Pos: at(3, 1), Category: "LV201", Message: "bare DEL", Related: []analysis.RelatedInformation{{Pos: at(1, 2), Message: "lock acquired here"}}},
+		{Pos: at(1, 5), Category: "LV104", Message: "TTL 30 is 30ns", SuggestedFixes: fix("seconds")},
+		{Pos: at(1, 2), Category: "LV105", Message: "only the error", Related: []analysis.RelatedInformation{{Pos: at(3, 1), Message: "script source"}}, SuggestedFixes: fix("check")},
+	}
+	got := Merge(fset, ds, func(file string) string { return strings.TrimPrefix(file, "/m/") })
+	want := []string{
+		"1:2 LV105: only the error; script source (p/a.go:3); and LV104 at column 5: TTL 30 is 30ns [check seconds]",
+		"3:1 LV201: bare DEL; lock acquired at p/a.go:1 []",
+	}
+	var gotS []string
+	for _, d := range got {
+		p := fset.Position(d.Pos)
+		var fixes []string
+		for _, f := range d.SuggestedFixes {
+			fixes = append(fixes, f.Message)
+		}
+		gotS = append(gotS, fmt.Sprintf("%d:%d %s [%s]", p.Line, p.Column, d.Message, strings.Join(fixes, " ")))
+	}
+	if !slices.Equal(gotS, want) {
+		t.Errorf("Merge:\n\t%s\nwant\n\t%s", strings.Join(gotS, "\n\t"), strings.Join(want, "\n\t"))
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/lockvet/lockvet/analyzer"
@@ -31,7 +30,12 @@ func ruleNames() []string {
 	return names
 }
 
+// analyzerNames returns the names of the checks a plugin build runs: the
+// analyzers its one "lockvet" analyzer requires.
 func analyzerNames(as []*analysis.Analyzer) []string {
+	if len(as) == 1 && as[0].Name == golangci.Name {
+		as = as[0].Requires
+	}
 	var names []string
 	for _, a := range as {
 		names = append(names, a.Name)
@@ -58,13 +62,16 @@ func TestRegisteredLikeGolangci(t *testing.T) {
 	if got, want := analyzerNames(as), ruleNames(); !slices.Equal(got, want) {
 		t.Errorf("default settings build %v, want every check %v", got, want)
 	}
-	for _, a := range as {
-		if err := analysis.Validate([]*analysis.Analyzer{a}); err != nil {
-			t.Errorf("%s: %v", a.Name, err)
-		}
-		if a.Name == golangci.Name {
-			t.Errorf("analyzer named like the linter: golangci-lint would not prefix its messages")
-		}
+	// One analyzer named like the linter, so that golangci-lint does not
+	// prefix its messages with an analyzer name (they start with the check
+	// ID), which reports for the checks it requires.
+	if len(as) != 1 || as[0].Name != golangci.Name {
+		t.Fatalf("the plugin builds %d analyzers, want one named %s", len(as), golangci.Name)
+	}
+	if err := analysis.Validate(as); err != nil {
+		t.Error(err)
+	}
+	for _, a := range append(as, as[0].Requires...) {
 		if a.URL == "" || a.Doc == "" {
 			t.Errorf("%s: missing URL or Doc", a.Name)
 		}
@@ -380,20 +387,37 @@ func tempModule(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-// TestAnalysistest runs an analyzer the plugin built on its check's
-// analysistest package in passes/testdata (want comments and golden
-// files), as the check's own test runs its package variable. One check is
-// enough to show the built analyzers behave like the checks' own; every
-// check's fixes are exercised by TestFixesBuildAsGolangciAppliesThem.
-func TestAnalysistest(t *testing.T) {
+// TestPluginReportsTheChecks: on a check's analysistest package and on
+// the example module, the plugin's analyzer reports exactly the checks'
+// findings as golangci.Merge gives them (one per line, IDs first, related
+// positions folded in), and the merge loses none of them (issuesOf checks
+// that). The checks' own tests cover their want comments and golden files;
+// every check's fixes are exercised by TestFixesBuildAsGolangciAppliesThem.
+func TestPluginReportsTheChecks(t *testing.T) {
 	td := filepath.Join(repoRoot(t), "passes", "testdata")
 	first := analyzer.Rules()[0].Name
-	for _, a := range buildAnalyzers(t, newPlugin(t, map[string]any{"checks": []any{first}})) {
-		if !fileExists(filepath.Join(td, a.Name)) {
-			t.Fatalf("no analysistest package passes/testdata/%s", a.Name)
+	modDownload(t, td)
+	as := buildAnalyzers(t, newPlugin(t, map[string]any{"checks": []any{first}}))
+	checks, err := analyzer.Analyzers(&analyzer.Config{Checks: []string{first}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs := load(t, td, "./"+first+"/...")
+	got, want := pluginIssues(t, td, analyze(t, pkgs, as)), issuesOf(t, td, analyze(t, pkgs, checks))
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("%s: the plugin reports\n\t%s\nwant\n\t%s", first, strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	if example := filepath.Join(repoRoot(t), "testdata"); fileExists(filepath.Join(example, "go.mod")) {
+		modDownload(t, example)
+		all, err := analyzer.Analyzers(nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		modDownload(t, td)
-		analysistest.RunWithSuggestedFixes(t, td, a, "./"+a.Name+"/...")
+		pkgs := load(t, example, "./...")
+		got, want := pluginIssues(t, example, analyze(t, pkgs, buildAnalyzers(t, newPlugin(t, nil)))), issuesOf(t, example, analyze(t, pkgs, all))
+		if len(want) == 0 || !slices.Equal(got, want) {
+			t.Errorf("example: the plugin reports\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+		}
 	}
 }
 

@@ -370,7 +370,8 @@ func TestDirFlag(t *testing.T) {
 var vetLineRE = regexp.MustCompile(`^(\S+\.go):(\d+):(\d+): (.*)$`)
 
 // TestVet: go vet -vettool=lockvet reports what the CLI reports: the same
-// positions and messages, related positions included.
+// positions and messages, each led by its check ID, related positions
+// included.
 func TestVet(t *testing.T) {
 	t.Parallel()
 	needSlow(t, govetHost)
@@ -388,7 +389,7 @@ func TestVet(t *testing.T) {
 	for line := range strings.Lines(r.stdout) {
 		line = strings.TrimSuffix(line, "\n")
 		if m := textLineRE.FindStringSubmatch(line); m != nil {
-			cli = append(cli, norm(m[1], m[2], m[3], m[5]))
+			cli = append(cli, norm(m[1], m[2], m[3], m[4]+": "+m[5])) // go vet's lines carry the ID too
 		} else if m := relatedLineRE.FindStringSubmatch(line); m != nil {
 			cli = append(cli, norm(m[1], m[2], m[3], "\t"+m[4]))
 		}

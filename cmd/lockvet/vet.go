@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
 
 	"github.com/lockvet/lockvet/analyzer"
@@ -46,8 +47,35 @@ func vetMain(args []string) {
 		fmt.Fprintf(os.Stderr, "lockvet: %v\n", err)
 		os.Exit(exitError)
 	}
+	// go vet runs its tool with -json and prints the text itself, with
+	// neither the analyzer name nor the category: the ID goes into the
+	// message, under go vet -json too.
+	for i, a := range analyzers {
+		analyzers[i] = idFirst(a)
+	}
 	new(configFlags).register(flag.CommandLine)
 	unitchecker.Main(analyzers...) // does not return
+}
+
+// idFirst returns a copy of a whose messages start with the check ID
+// ("LV101: …"), as the lockvet command's lines do: go vet's text output
+// shows neither the analyzer nor the category, and the ID is what
+// -explain and an ignore directive take.
+func idFirst(a *analysis.Analyzer) *analysis.Analyzer {
+	w := *a
+	run := a.Run
+	w.Run = func(pass *analysis.Pass) (any, error) {
+		p := *pass
+		report := pass.Report
+		p.Report = func(d analysis.Diagnostic) {
+			if d.Category != "" {
+				d.Message = d.Category + ": " + d.Message
+			}
+			report(d)
+		}
+		return run(&p)
+	}
+	return &w
 }
 
 // pickFlags returns the arguments of args that set flags defined in fs,
