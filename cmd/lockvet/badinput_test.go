@@ -148,7 +148,81 @@ func TestBrokenTestFile(t *testing.T) {
 	if !strings.Contains(r.stderr, "p/p_test.go:3:") {
 		t.Errorf("the test file's error is not named:\n%s", r.stderr)
 	}
+	if hint := "lockvet: hint: example.com/bad/p does not compile with its test files; its other files were analyzed, and -test=false leaves test files out\n"; !strings.Contains(r.stderr, hint) {
+		t.Errorf("no hint naming -test=false:\n%s", r.stderr)
+	}
 	sameMarkers(t, parseText(t, r.stdout), markers(t, dir, markerSet{}))
+
+	r = lockvet(t, dir, "-test=false", "./...")
+	r.wantCode(t, exitFindings)
+	if r.stderr != "" {
+		t.Errorf("-test=false: %s", r.stderr)
+	}
+}
+
+// TestUnloadableDependency: when the go command cannot get a module (here
+// because GOPROXY=off, as when the proxy refuses it), lockvet says what
+// the go command says, the failing module and its error, in text and in
+// -json (a JSON error object in go vet -json's tree), with exit status 2.
+func TestUnloadableDependency(t *testing.T) {
+	t.Parallel()
+	const missing = "github.com/lockvet/does-not-exist"
+	const refused = "module lookup disabled by GOPROXY=off"
+	sum := missing + " v1.0.0 h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n" + missing + " v1.0.0/go.mod h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n"
+	for _, tc := range []struct {
+		name, goVersion, jsonKey, jsonErr string
+	}{
+		// An unpruned module graph (go 1.16): the go command cannot even
+		// list the packages.
+		{"graph", "1.16", "./internal/...", "go: " + missing + "@v1.0.0: " + refused},
+		// A pruned graph: the package that imports the module fails, and
+		// its JSON error is the go command's, not the type checker's
+		// "could not import".
+		{"import", "1.26.0", "example.com/refused/internal/a", "dependency " + missing + ": internal/a/a.go:3:8: " + refused},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := moduleDir(t)
+			files := map[string]string{
+				"go.mod":          "module example.com/refused\n\ngo " + tc.goVersion + "\n\nrequire " + missing + " v1.0.0\n",
+				"go.sum":          sum,
+				"internal/a/a.go": "package a\n\nimport _ \"" + missing + "\"\n",
+			}
+			for name, content := range files {
+				path := filepath.Join(dir, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := lockvet(t, dir, "./internal/...")
+			r.wantCode(t, exitError)
+			r.noCrash(t)
+			if !strings.Contains(r.stderr, refused) {
+				t.Errorf("text: the go command's reason is missing:\n%s", r.stderr)
+			}
+			if strings.Contains(r.stderr, "matched no packages") || strings.Contains(r.stderr, "exit status") {
+				t.Errorf("text: %s", r.stderr)
+			}
+			r = lockvet(t, dir, "-json", "./internal/...")
+			r.wantCode(t, exitError)
+			var tree map[string]map[string]struct {
+				Error string `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &tree); err != nil || len(tree) != 1 {
+				t.Fatalf("-json: %v\n%s", err, r.stdout)
+			}
+			for _, e := range tree[tc.jsonKey] {
+				if e.Error != tc.jsonErr {
+					t.Errorf("-json error %q, want %q", e.Error, tc.jsonErr)
+				}
+			}
+			if len(tree[tc.jsonKey]) == 0 {
+				t.Errorf("-json: no error under %q: %s", tc.jsonKey, r.stdout)
+			}
+		})
+	}
 }
 
 // TestLineDirectives: findings are reported where //line directives say

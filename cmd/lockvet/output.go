@@ -112,6 +112,11 @@ func printJSON(w io.Writer, res *result) error {
 		list, _ := tree[f.pkg.ID][f.analyzer.Name].([]jsonDiagnostic)
 		add(f.pkg.ID, f.analyzer.Name, append(list, d))
 	}
+	return writeJSON(w, tree)
+}
+
+// writeJSON prints tree as go vet -json does: tab-indented, one newline.
+func writeJSON(w io.Writer, tree any) error {
 	data, err := json.MarshalIndent(tree, "", "\t")
 	if err != nil {
 		return err

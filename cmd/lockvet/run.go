@@ -65,6 +65,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	res := s.analyze()
 	switch {
+	case res == nil && s.loadErr != nil && o.format == "json":
+		// As a package's error in go vet -json's tree, under the patterns.
+		tree := map[string]map[string]jsonError{strings.Join(s.patterns, " "): {"lockvet": {s.loadErr.msg}}}
+		if err := writeJSON(stdout, tree); err != nil {
+			s.fail("%v", err)
+		}
 	case res == nil:
 	case o.diff:
 		s.diff(res)
@@ -97,6 +103,7 @@ type session struct {
 	stderr    io.Writer
 	printed   map[string]bool // error lines already printed
 	status    int
+	loadErr   *loadError // the go command could not load the packages
 }
 
 // fail prints an error and sets the exit status to exitError.
@@ -121,6 +128,7 @@ func (s *session) analyze() *result {
 	start := time.Now()
 	res, err := analyze(s.dir, s.patterns, s.o.tests, s.analyzers)
 	if err != nil {
+		errors.As(err, &s.loadErr)
 		s.fail("%v", err)
 		return nil
 	}
@@ -213,14 +221,18 @@ func analyze(dir string, patterns []string, tests bool, analyzers []*analysis.An
 	cfg := &packages.Config{Mode: loadMode, Dir: dir, Tests: tests}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		return nil, err
+		return nil, &loadError{patterns: patterns, msg: goCommandReason(err)}
 	}
 	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
+		return nil, &loadError{patterns: patterns, msg: fmt.Sprintf("%s matched no packages", strings.Join(patterns, " "))}
 	}
 	res := &result{actionErrs: map[string]map[string]string{}}
+	testOnly := brokenByTests(pkgs)
 	pkgs = selectRoots(pkgs)
 	broken := packageErrors(dir, pkgs, res)
+	for _, path := range testOnly {
+		res.errors = append(res.errors, fmt.Sprintf("hint: %s does not compile with its test files; its other files were analyzed, and -test=false leaves test files out", path))
+	}
 	res.packages = len(pkgs)
 	for _, p := range pkgs {
 		if _, ok := broken[p]; ok {
@@ -282,6 +294,49 @@ func analyze(dir string, patterns []string, tests bool, analyzers []*analysis.An
 	return res, nil
 }
 
+// loadError is a failure of the go command to load the packages at all:
+// msg is its own reason (the module it could not get, and why).
+type loadError struct {
+	patterns []string
+	msg      string
+}
+
+func (e *loadError) Error() string { return e.msg }
+
+// goCommandReason returns the go command's own message from a
+// go/packages load error ("err: exit status 1: stderr: go: …"): what go
+// build or go vet would print.
+func goCommandReason(err error) string {
+	msg := err.Error()
+	if _, stderr, ok := strings.Cut(msg, "stderr: "); ok && strings.TrimSpace(stderr) != "" {
+		msg = stderr
+	}
+	return strings.TrimRight(msg, "\n ")
+}
+
+// brokenByTests returns the import paths of packages that load without
+// their test files but not with them: their findings come from the
+// package alone, and a hint names -test=false.
+func brokenByTests(pkgs []*packages.Package) []string {
+	byID := map[string]*packages.Package{}
+	for _, p := range pkgs {
+		byID[p.ID] = p
+	}
+	var out []string
+	for _, p := range pkgs {
+		if p.ID != p.PkgPath || len(p.Errors) > 0 || p.IllTyped {
+			continue
+		}
+		in := byID[p.PkgPath+" ["+p.PkgPath+".test]"]
+		ext := byID[p.PkgPath+"_test ["+p.PkgPath+".test]"]
+		if in != nil && len(in.Errors) > 0 || ext != nil && len(ext.Errors) > 0 {
+			out = append(out, p.PkgPath)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // selectRoots drops packages whose files another root covers: with tests,
 // go/packages returns p, "p [p.test]" (p's files plus its internal tests)
 // and the generated test main "p.test". Like go vet, analyze only the test
@@ -329,6 +384,21 @@ func packageErrors(dir string, roots []*packages.Package, res *result) map[*pack
 			res.errors = append(res.errors, line)
 		}
 	})
+	// A root that could not import a dependency the go command could not
+	// load gets the go command's reason, not the type checker's
+	// "could not import" (the JSON error of the package).
+	for _, r := range roots {
+		msg, ok := first[r]
+		if !ok || !strings.Contains(msg, "could not import ") {
+			continue
+		}
+		for _, imp := range r.Imports {
+			if dep, ok := first[imp]; ok && strings.Contains(msg, "could not import "+imp.PkgPath+" ") {
+				first[r] = "dependency " + imp.PkgPath + ": " + dep
+				break
+			}
+		}
+	}
 	// A root that is broken only through a dependency gets that one's error.
 	for _, r := range roots {
 		if _, ok := first[r]; !ok && r.IllTyped {
