@@ -170,6 +170,20 @@ var positionsRE = regexp.MustCompile(`(?:\S*/)?([^\s/:]+\.go):\d+(?::\d+)?`)
 // the hash of its identity and of its rank among the findings with the
 // same identity (in position order), as GitHub code scanning does with
 // its own line hashes. Findings must be sorted by position.
+// fingerprinted returns the findings and the suppressed findings sorted
+// by position, and each one's fingerprint. Fingerprints rank equal
+// identities by position over all findings, suppressed or not, so that
+// suppressing one does not change another's.
+func (res *result) fingerprinted() ([]*finding, map[*finding]string) {
+	all := slices.Concat(res.findings, res.suppressed)
+	slices.SortStableFunc(all, compareFindings)
+	prints := map[*finding]string{}
+	for i, fp := range res.fingerprints(all) {
+		prints[all[i]] = fp
+	}
+	return all, prints
+}
+
 func (res *result) fingerprints(findings []*finding) []string {
 	seen := map[identity]int{}
 	out := make([]string, len(findings))

@@ -37,8 +37,8 @@ func (c *ciFlags) register(fs *flag.FlagSet) {
 // checkFormat validates -format and its combinations with other flags.
 func (o *options) checkFormat() error {
 	switch {
-	case !slices.Contains([]string{"text", "json", "sarif", "github"}, o.format):
-		return fmt.Errorf("-format %q: want text, json, sarif or github", o.format)
+	case !slices.Contains([]string{"text", "json", "sarif", "github", "codeclimate", "checkstyle"}, o.format):
+		return fmt.Errorf("-format %q: want text, json, sarif, github, codeclimate or checkstyle", o.format)
 	case o.json && o.format != "text" && o.format != "json":
 		return fmt.Errorf("-json and -format %s contradict each other", o.format)
 	case o.json:
@@ -106,6 +106,18 @@ func (s *session) sarif(res *result) {
 		res.suppressed = nil
 	}
 	if err := printSARIF(s.stdout, res, srcRoot(s.dir), s.analyzers); err != nil {
+		s.fail("%v", err)
+	}
+	s.found(len(res.findings))
+}
+
+// gate prints the -format codeclimate or checkstyle output.
+func (s *session) gate(res *result) {
+	print := printCodeClimate
+	if s.o.format == "checkstyle" {
+		print = printCheckstyle
+	}
+	if err := print(s.stdout, res, srcRoot(s.dir)); err != nil {
 		s.fail("%v", err)
 	}
 	s.found(len(res.findings))

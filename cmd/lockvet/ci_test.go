@@ -22,6 +22,8 @@ func TestParseFormatFlags(t *testing.T) {
 		{[]string{"-format", "json"}, "json"},
 		{[]string{"-json", "-format=json"}, "json"},
 		{[]string{"-format=sarif"}, "sarif"},
+		{[]string{"-format", "codeclimate"}, "codeclimate"},
+		{[]string{"-format=checkstyle", "-baseline", "b.json"}, "checkstyle"},
 		{[]string{"-format", "github", "-baseline", "b.json", "-new-from-rev", "main"}, "github"},
 		{[]string{"-write-baseline", "b.json", "-baseline", "b.json"}, "text"},
 		{[]string{"-baseline", "b.json", "-fix"}, "text"},
@@ -47,7 +49,7 @@ func TestFormatFlagErrors(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{[]string{"-format", "xml"}, `lockvet: -format "xml": want text, json, sarif or github`},
+		{[]string{"-format", "xml"}, `lockvet: -format "xml": want text, json, sarif, github, codeclimate or checkstyle`},
 		{[]string{"-json", "-format", "sarif"}, "lockvet: -json and -format sarif contradict each other"},
 		{[]string{"-format", "sarif", "-fix"}, "lockvet: -format sarif cannot be combined with -fix or -diff"},
 		{[]string{"-format", "github", "-diff"}, "lockvet: -format github cannot be combined with -fix or -diff"},
@@ -86,6 +88,16 @@ func TestCIDoc(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(body), &doc); err != nil {
 			t.Errorf("YAML block does not parse: %v\n%s", err, body)
 			continue
+		}
+		// A GitLab CI job: a top-level mapping with a script list.
+		for _, v := range doc {
+			job, _ := v.(map[string]any)
+			script, _ := job["script"].([]any)
+			for _, line := range script {
+				if run, ok := line.(string); ok {
+					commands = append(commands, run)
+				}
+			}
 		}
 		jobs, _ := doc["jobs"].(map[string]any)
 		for _, job := range jobs {
@@ -126,7 +138,7 @@ func TestCIDoc(t *testing.T) {
 		default:
 			continue
 		}
-		if i := slices.Index(args, ">"); i >= 0 {
+		if i := slices.IndexFunc(args, func(a string) bool { return a == ">" || a == "|" }); i >= 0 {
 			args = args[:i]
 		}
 		for i, a := range args {
@@ -147,7 +159,7 @@ func TestCIDoc(t *testing.T) {
 			seen["new-from-rev"] = true
 		}
 	}
-	for _, want := range []string{"sarif", "github", "baseline", "new-from-rev", "go vet"} {
+	for _, want := range []string{"sarif", "github", "codeclimate", "checkstyle", "baseline", "new-from-rev", "go vet"} {
 		if !seen[want] {
 			t.Errorf("docs/ci.md shows no %s command", want)
 		}

@@ -13,7 +13,7 @@ import (
 // options is the parsed command line.
 type options struct {
 	json    bool
-	format  string // text, json, sarif or github
+	format  string // text, json, sarif, github, codeclimate or checkstyle
 	ci      ciFlags
 	fix     bool
 	diff    bool
@@ -79,7 +79,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, []string, error) {
 	fs := flag.NewFlagSet("lockvet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.BoolVar(&o.json, "json", false, "same as -format json")
-	fs.StringVar(&o.format, "format", "text", "output `format`: text, json (go vet -json's shape; exit status 0 even with findings), sarif (SARIF 2.1.0, for code scanning), github (GitHub Actions annotations)")
+	fs.StringVar(&o.format, "format", "text", "output `format`: text, json (go vet -json's shape; exit status 0 even with findings), sarif (SARIF 2.1.0, for code scanning), github (GitHub Actions annotations), codeclimate (GitLab Code Quality), checkstyle (Checkstyle XML, for Jenkins and reviewdog)")
 	o.ci.register(fs)
 	fs.BoolVar(&o.fix, "fix", false, "apply the first suggested fix of each finding; print the findings left")
 	fs.BoolVar(&o.diff, "diff", false, "print the changes -fix would make as a unified diff; change no file")

@@ -86,6 +86,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		s.sarif(res)
 	case o.format == "github":
 		s.github(res)
+	case o.format == "codeclimate", o.format == "checkstyle":
+		s.gate(res)
 	default:
 		printText(stdout, s.dir, res.findings)
 		s.found(len(res.findings))

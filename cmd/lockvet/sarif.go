@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -142,14 +141,7 @@ func buildSARIF(res *result, root string, enabled []*analysis.Analyzer) *sarifLo
 	}
 	run.Invocations = []sarifInvocation{inv}
 
-	// Fingerprints rank equal identities by position over all findings,
-	// suppressed or not, so that suppressing one does not change another's.
-	all := slices.Concat(res.findings, res.suppressed)
-	slices.SortStableFunc(all, compareFindings)
-	prints := map[*finding]string{}
-	for i, fp := range res.fingerprints(all) {
-		prints[all[i]] = fp
-	}
+	all, prints := res.fingerprinted()
 	for _, f := range all {
 		r := sarifResult{
 			Result: sarif.Result{
