@@ -159,3 +159,21 @@ func known() string {
 	}
 	return strings.Join(ids, ", ")
 }
+
+// Rewriting returns a copy of a whose diagnostics pass through edit before
+// they are reported: how a host adapts lockvet's findings to what it shows
+// (the check ID in go vet's message, one suggested fix for golangci-lint).
+func Rewriting(a *analysis.Analyzer, edit func(*analysis.Diagnostic)) *analysis.Analyzer {
+	w := *a
+	run := a.Run
+	w.Run = func(pass *analysis.Pass) (any, error) {
+		p := *pass
+		report := pass.Report
+		p.Report = func(d analysis.Diagnostic) {
+			edit(&d)
+			report(d)
+		}
+		return run(&p)
+	}
+	return &w
+}

@@ -241,7 +241,19 @@ func copyTree(src, dst string) error {
 // turns off golangci's issue limits and per-line deduplication.
 func testConfig(t *testing.T, settings, generated string) string {
 	t.Helper()
-	cfg := `version: "2"
+	return writeConfig(t, lockvetOnly(settings)+`  exclusions:
+    generated: `+generated+`
+issues:
+  max-issues-per-linter: 0
+  max-same-issues: 0
+  uniq-by-line: false
+`)
+}
+
+// lockvetOnly is the start of a configuration that enables only lockvet,
+// with the given settings (a JSON object, which is YAML too).
+func lockvetOnly(settings string) string {
+	return `version: "2"
 linters:
   default: none
   enable: [lockvet]
@@ -252,13 +264,12 @@ linters:
         description: lockvet host test
         original-url: github.com/lockvet/lockvet
         settings: ` + settings + `
-  exclusions:
-    generated: ` + generated + `
-issues:
-  max-issues-per-linter: 0
-  max-same-issues: 0
-  uniq-by-line: false
 `
+}
+
+// writeConfig writes cfg to a .golangci.yml and returns its path.
+func writeConfig(t *testing.T, cfg string) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), ".golangci.yml")
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
@@ -270,22 +281,7 @@ issues:
 // lockvet and leaves every issue setting at golangci-lint's default.
 func defaultConfig(t *testing.T) string {
 	t.Helper()
-	cfg := `version: "2"
-linters:
-  default: none
-  enable: [lockvet]
-  settings:
-    custom:
-      lockvet:
-        type: module
-        description: lockvet host test
-        original-url: github.com/lockvet/lockvet
-`
-	path := filepath.Join(t.TempDir(), ".golangci.yml")
-	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeConfig(t, lockvetOnly(`{}`))
 }
 
 // runBinary runs the custom binary in dir, offline, with a fresh analysis

@@ -160,20 +160,11 @@ func (s Settings) config() *analyzer.Config {
 // issue, and overlapping alternatives would make it skip all of lockvet's
 // edits in the file.
 func firstFixOnly(a *analysis.Analyzer) *analysis.Analyzer {
-	w := *a
-	run := a.Run
-	w.Run = func(pass *analysis.Pass) (any, error) {
-		p := *pass
-		report := pass.Report
-		p.Report = func(d analysis.Diagnostic) {
-			if len(d.SuggestedFixes) > 1 {
-				d.SuggestedFixes = d.SuggestedFixes[:1]
-			}
-			report(d)
+	return analyzer.Rewriting(a, func(d *analysis.Diagnostic) {
+		if len(d.SuggestedFixes) > 1 {
+			d.SuggestedFixes = d.SuggestedFixes[:1]
 		}
-		return run(&p)
-	}
-	return &w
+	})
 }
 
 // decode turns golangci-lint's raw settings into Settings, with errors that

@@ -40,6 +40,13 @@ func badModule(t *testing.T, files map[string]string) string {
 	}
 	files["go.mod"] = strings.Replace(string(gomod), "module example.com/broken", "module example.com/bad", 1)
 	files["go.sum"] = string(gosum)
+	writeFiles(t, dir, files)
+	return dir
+}
+
+// writeFiles writes files (slash-separated names) below dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
 	for name, content := range files {
 		path := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -49,7 +56,6 @@ func badModule(t *testing.T, files map[string]string) string {
 			t.Fatal(err)
 		}
 	}
-	return dir
 }
 
 // lockvetEnv runs lockvet in dir with extra environment variables.
@@ -182,20 +188,11 @@ func TestUnloadableDependency(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := moduleDir(t)
-			files := map[string]string{
+			writeFiles(t, dir, map[string]string{
 				"go.mod":          "module example.com/refused\n\ngo " + tc.goVersion + "\n\nrequire " + missing + " v1.0.0\n",
 				"go.sum":          sum,
 				"internal/a/a.go": "package a\n\nimport _ \"" + missing + "\"\n",
-			}
-			for name, content := range files {
-				path := filepath.Join(dir, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			})
 			r := lockvet(t, dir, "./internal/...")
 			r.wantCode(t, exitError)
 			r.noCrash(t)

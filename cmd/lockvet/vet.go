@@ -62,20 +62,11 @@ func vetMain(args []string) {
 // shows neither the analyzer nor the category, and the ID is what
 // -explain and an ignore directive take.
 func idFirst(a *analysis.Analyzer) *analysis.Analyzer {
-	w := *a
-	run := a.Run
-	w.Run = func(pass *analysis.Pass) (any, error) {
-		p := *pass
-		report := pass.Report
-		p.Report = func(d analysis.Diagnostic) {
-			if d.Category != "" {
-				d.Message = d.Category + ": " + d.Message
-			}
-			report(d)
+	return analyzer.Rewriting(a, func(d *analysis.Diagnostic) {
+		if d.Category != "" {
+			d.Message = d.Category + ": " + d.Message
 		}
-		return run(&p)
-	}
-	return &w
+	})
 }
 
 // pickFlags returns the arguments of args that set flags defined in fs,
