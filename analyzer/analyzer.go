@@ -106,25 +106,8 @@ func Analyzers(cfg *Config) ([]*analysis.Analyzer, error) {
 	if cfg == nil {
 		cfg = &Config{}
 	}
-	lc := &lvconfig.Config{RedisVersion: cfg.RedisVersion, IncludeGenerated: cfg.IncludeGenerated}
-	for _, d := range []struct {
-		kind  lvconfig.WrapperKind
-		specs []string
-	}{
-		{lvconfig.AcquireFunc, cfg.AcquireFuncs},
-		{lvconfig.ExpireFunc, cfg.ExpireFuncs},
-		{lvconfig.ReleaseFunc, cfg.ReleaseFuncs},
-		{lvconfig.SafeReleaseFunc, cfg.SafeReleaseFuncs},
-	} {
-		for _, spec := range d.specs {
-			ws, err := lvconfig.ParseWrappers(d.kind, spec)
-			if err != nil {
-				return nil, err
-			}
-			lc.Wrappers = append(lc.Wrappers, ws...)
-		}
-	}
-	if err := lc.Validate(); err != nil {
+	lc, err := lvConfig(cfg)
+	if err != nil {
 		return nil, err
 	}
 	for _, name := range slices.Concat(cfg.Checks, cfg.Disable) {
@@ -176,4 +159,51 @@ func Rewriting(a *analysis.Analyzer, edit func(*analysis.Diagnostic)) *analysis.
 		return run(&p)
 	}
 	return &w
+}
+
+// lvConfig is the analyzers' configuration for cfg.
+func lvConfig(cfg *Config) (*lvconfig.Config, error) {
+	lc := &lvconfig.Config{RedisVersion: cfg.RedisVersion, IncludeGenerated: cfg.IncludeGenerated}
+	for _, d := range []struct {
+		kind  lvconfig.WrapperKind
+		specs []string
+	}{
+		{lvconfig.AcquireFunc, cfg.AcquireFuncs},
+		{lvconfig.ExpireFunc, cfg.ExpireFuncs},
+		{lvconfig.ReleaseFunc, cfg.ReleaseFuncs},
+		{lvconfig.SafeReleaseFunc, cfg.SafeReleaseFuncs},
+	} {
+		for _, spec := range d.specs {
+			ws, err := lvconfig.ParseWrappers(d.kind, spec)
+			if err != nil {
+				return nil, err
+			}
+			lc.Wrappers = append(lc.Wrappers, ws...)
+		}
+	}
+	if err := lc.Validate(); err != nil {
+		return nil, err
+	}
+	return lc, nil
+}
+
+// LockPackages returns whether a package's calls can be lock operations
+// under cfg: a client or lock library lockvet reads, or the package of a
+// declared wrapper. A package that imports none of them, directly or not,
+// has no lock helpers to share with other packages; drivers that carry
+// redisops' facts need carry them only between packages that do
+// (lockvet's own driver does so).
+func LockPackages(cfg *Config) (func(path string) bool, error) {
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	lc, err := lvConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	wrappers := map[string]bool{}
+	for _, p := range redisops.WrapperPackages(lc) {
+		wrappers[p] = true
+	}
+	return func(path string) bool { return wrappers[path] || redisops.ClientPackage(path) }, nil
 }

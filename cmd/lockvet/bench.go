@@ -17,6 +17,11 @@ package main
 //	                 packages) to FILE as JSON
 //	cpuprofile=FILE  write a CPU profile of the whole run to FILE
 //	memprofile=FILE  write a heap profile (after the analysis) to FILE
+//	allsyntax        load every dependency from source and hand the
+//	                 checker the full import graph (what x/tools' checker
+//	                 asks of an analyzer with facts), instead of linking
+//	                 the main module's packages only (internal/factgraph):
+//	                 the cost that linking avoids
 
 import (
 	"encoding/json"
@@ -39,7 +44,7 @@ const benchEnv = "LOCKVET_INTERNAL_BENCH"
 var benchStart = time.Now()
 
 type benchOptions struct {
-	floor, seq                    bool
+	floor, seq, allSyntax         bool
 	times, cpuprofile, memprofile string
 }
 
@@ -51,6 +56,8 @@ var bench = func() (o benchOptions) {
 			o.floor = true
 		case "seq":
 			o.seq = true
+		case "allsyntax":
+			o.allSyntax = true
 		case "times":
 			o.times = v
 		case "cpuprofile":

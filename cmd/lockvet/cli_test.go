@@ -378,38 +378,10 @@ func TestVet(t *testing.T) {
 	if setupErr != nil {
 		t.Fatal(setupErr)
 	}
-	norm := func(file, line, col, msg string) string {
-		if !filepath.IsAbs(file) {
-			file = filepath.Join(exampleDir, file)
-		}
-		return file + ":" + line + ":" + col + ": " + msg
-	}
-	var cli []string
-	r := lockvet(t, exampleDir, "./...")
-	for line := range strings.Lines(r.stdout) {
-		line = strings.TrimSuffix(line, "\n")
-		if m := textLineRE.FindStringSubmatch(line); m != nil {
-			cli = append(cli, norm(m[1], m[2], m[3], m[4]+": "+m[5])) // go vet's lines carry the ID too
-		} else if m := relatedLineRE.FindStringSubmatch(line); m != nil {
-			cli = append(cli, norm(m[1], m[2], m[3], "\t"+m[4]))
-		}
-	}
-
+	cli := cliLines(t, exampleDir, lockvet(t, exampleDir, "./..."))
 	v := command(t, exampleDir, "go", "vet", "-vettool="+lockvetBin, "./...")
 	v.wantCode(t, 1)
-	var vet []string
-	for line := range strings.Lines(v.stderr) {
-		line = strings.TrimSuffix(line, "\n")
-		if strings.HasPrefix(line, "# ") {
-			continue
-		}
-		m := vetLineRE.FindStringSubmatch(line)
-		if m == nil {
-			t.Errorf("unexpected go vet output: %q", line)
-			continue
-		}
-		vet = append(vet, norm(m[1], m[2], m[3], m[4]))
-	}
+	vet := vetLines(t, exampleDir, v)
 	slices.Sort(cli)
 	slices.Sort(vet)
 	if !slices.Equal(cli, vet) || len(cli) == 0 {
@@ -432,6 +404,50 @@ func TestVet(t *testing.T) {
 		got = append(got, m...)
 	}
 	sameMarkers(t, got, markers(t, exampleDir, markerSet{ids: func(id string) bool { return id == rules[0].ID }}))
+}
+
+// cliLines are the findings and related positions of a text run of
+// lockvet in dir, as "abs/file.go:line:col: message" (related: "\tmessage").
+func cliLines(t *testing.T, dir string, r runResult) []string {
+	t.Helper()
+	var out []string
+	for line := range strings.Lines(r.stdout) {
+		line = strings.TrimSuffix(line, "\n")
+		if m := textLineRE.FindStringSubmatch(line); m != nil {
+			out = append(out, posLine(dir, m[1], m[2], m[3], m[4]+": "+m[5])) // go vet's lines carry the ID too
+		} else if m := relatedLineRE.FindStringSubmatch(line); m != nil {
+			out = append(out, posLine(dir, m[1], m[2], m[3], "\t"+m[4]))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// vetLines are go vet's text findings in the form of cliLines.
+func vetLines(t *testing.T, dir string, v runResult) []string {
+	t.Helper()
+	var out []string
+	for line := range strings.Lines(v.stderr) {
+		line = strings.TrimSuffix(line, "\n")
+		if strings.HasPrefix(line, "# ") {
+			continue
+		}
+		m := vetLineRE.FindStringSubmatch(line)
+		if m == nil {
+			t.Errorf("unexpected go vet output: %q", line)
+			continue
+		}
+		out = append(out, posLine(dir, m[1], m[2], m[3], m[4]))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func posLine(dir, file, line, col, msg string) string {
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(dir, file)
+	}
+	return file + ":" + line + ":" + col + ": " + msg
 }
 
 // TestVersion: -V and -version print the version.

@@ -147,15 +147,18 @@ func loadInventory(o inventoryOptions, patterns []string, stderr io.Writer) (*in
 	all := append(slices.Clone(checks), inv)
 	guard(all)
 
-	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Dir: dir, Tests: o.tests}
-	pkgs, err := packages.Load(cfg, patterns...)
+	lock, err := analyzer.LockPackages(&analyzer.Config{RedisVersion: o.redisVersion})
 	if err != nil {
 		return fail("%v", err)
 	}
-	if len(pkgs) == 0 {
+	l, err := load(dir, patterns, o.tests, lock)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if len(l.all) == 0 {
 		return fail("%s matched no packages", strings.Join(patterns, " "))
 	}
-	pkgs = selectRoots(pkgs)
+	pkgs := l.roots
 	status := exitClean
 	printed := map[string]bool{}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
@@ -168,7 +171,7 @@ func loadInventory(o inventoryOptions, patterns []string, stderr io.Writer) (*in
 			}
 		}
 	})
-	graph, err := checker.Analyze(all, pkgs, nil)
+	graph, err := checker.Analyze(all, l.linked, nil)
 	if err != nil {
 		return fail("%v", err)
 	}

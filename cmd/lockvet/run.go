@@ -52,6 +52,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return s.fail("%v", err)
 	}
+	if s.lock, err = analyzer.LockPackages(o.config.analyzerConfig()); err != nil {
+		return s.fail("%v", err)
+	}
 	if len(s.analyzers) == 0 {
 		return s.fail("-checks and -disable leave no check to run")
 	}
@@ -101,6 +104,7 @@ type session struct {
 	dir       string // absolute
 	patterns  []string
 	analyzers []*analysis.Analyzer
+	lock      func(path string) bool // analyzer.LockPackages
 	stdout    io.Writer
 	stderr    io.Writer
 	printed   map[string]bool // error lines already printed
@@ -128,7 +132,7 @@ func (s *session) found(n int) {
 // be loaded.
 func (s *session) analyze() *result {
 	start := time.Now()
-	res, err := analyze(s.dir, s.patterns, s.o.tests, s.analyzers)
+	res, err := analyze(s.dir, s.patterns, s.o.tests, s.analyzers, s.lock)
 	if err != nil {
 		errors.As(err, &s.loadErr)
 		s.fail("%v", err)
@@ -211,38 +215,35 @@ type result struct {
 	actionErrs map[string]map[string]string
 }
 
-// loadMode loads syntax and types for the named packages only; their
-// dependencies come from export data. lockvet's analyzers have no facts,
-// so this is all they need, and it is the cheap way to load.
-const loadMode = packages.LoadSyntax | packages.NeedModule
-
-// analyze loads patterns in dir and runs analyzers on them. It fails only
-// when nothing could be loaded; broken packages are listed in
+// analyze loads patterns in dir and runs analyzers on them. lock tells the
+// packages whose calls can be lock operations (analyzer.LockPackages). It
+// fails only when nothing could be loaded; broken packages are listed in
 // result.errors and the others are still analyzed.
-func analyze(dir string, patterns []string, tests bool, analyzers []*analysis.Analyzer) (*result, error) {
-	cfg := &packages.Config{Mode: loadMode, Dir: dir, Tests: tests}
-	pkgs, err := packages.Load(cfg, patterns...)
+func analyze(dir string, patterns []string, tests bool, analyzers []*analysis.Analyzer, lock func(string) bool) (*result, error) {
+	l, err := load(dir, patterns, tests, lock)
 	if err != nil {
 		return nil, &loadError{patterns: patterns, msg: goCommandReason(err)}
 	}
-	if len(pkgs) == 0 {
+	if len(l.all) == 0 {
 		return nil, &loadError{patterns: patterns, msg: fmt.Sprintf("%s matched no packages", strings.Join(patterns, " "))}
 	}
 	res := &result{actionErrs: map[string]map[string]string{}}
-	testOnly := brokenByTests(pkgs)
-	pkgs = selectRoots(pkgs)
-	broken := packageErrors(dir, pkgs, res)
+	testOnly := brokenByTests(l.all)
+	pkgs := l.roots
+	brokenRoots := packageErrors(dir, pkgs, res)
 	for _, path := range testOnly {
 		res.errors = append(res.errors, fmt.Sprintf("hint: %s does not compile with its test files; its other files were analyzed, and -test=false leaves test files out", path))
 	}
 	res.packages = len(pkgs)
-	for _, p := range pkgs {
-		if _, ok := broken[p]; ok {
+	broken := map[*packages.Package]string{} // by linked copy
+	for i, p := range pkgs {
+		if msg, ok := brokenRoots[p]; ok {
 			res.broken++
+			broken[l.linked[i]] = msg
 		}
 	}
 
-	graph, err := analyzeGraph(analyzers, pkgs)
+	graph, err := analyzeGraph(analyzers, l.linked)
 	if err != nil {
 		return nil, err
 	}

@@ -339,6 +339,7 @@ func New(cfg *lvconfig.Config) *analysis.Analyzer {
 		URL:        "https://github.com/lockvet/lockvet",
 		Requires:   []*analysis.Analyzer{inspect.Analyzer},
 		ResultType: reflect.TypeFor[*Result](),
+		FactTypes:  []analysis.Fact{new(HelperFact)}, // facts.go
 		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },
 	}
 }
@@ -388,9 +389,11 @@ func runWith(pass *analysis.Pass, cfg *lvconfig.Config, setup func(*builder)) (a
 		res:  &Result{byPos: map[*ast.CallExpr]*Op{}, Files: map[*ast.File]bool{}, Inspector: in},
 		decl: newDeclared(cfg), // the configuration's wrappers (wrappers.go)
 		// The inferred wrappers (summary.go). Summaries of imported
-		// functions (facts) come through setup (NewImporting).
+		// functions come as facts (facts.go), or through setup
+		// (NewImporting, for tests that hand them over).
 		inferred: newInferred(),
 	}
+	b.imported, b.importedNames = importedSummaries(pass)
 	if setup != nil {
 		setup(b)
 	}
@@ -402,6 +405,7 @@ func runWith(pass *analysis.Pass, cfg *lvconfig.Config, setup func(*builder)) (a
 	if b.decl != nil && b.decl.err != nil {
 		return nil, b.decl.err
 	}
+	exportSummaries(pass, b.res.Summaries)
 	return b.res, nil
 }
 

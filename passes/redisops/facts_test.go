@@ -1,0 +1,41 @@
+package redisops_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/lockvet/lockvet/passes/acquireresult"
+	"github.com/lockvet/lockvet/passes/internal/lvtest"
+	"github.com/lockvet/lockvet/passes/redisops"
+	"github.com/lockvet/lockvet/passes/unsafeunlock"
+)
+
+// TestFacts: a helper package's lock helpers reach their callers in two
+// other packages as facts, for go-redis v9, redigo and rueidis: the
+// helpers carry the facts the testdata expects (and nothing else does: a
+// cache read, an unexported function), and the checks report at the call
+// sites as for declared wrappers: a dropped bool (LV105), a bare DEL
+// through a helper its own package does not pair with the acquire
+// (LV201, naming the helper and its Redis call); a release its package
+// pairs is reported inside the helper, not at the call.
+func TestFacts(t *testing.T) {
+	dir := lvtest.TestData(t)
+	clients := []string{"v9", "redigo", "rueidis"}
+	var helpers, orders, billings []string
+	for _, c := range clients {
+		helpers = append(helpers, "./"+filepath.ToSlash(filepath.Join("xpkg", c, "lock")))
+		orders = append(orders, "./"+filepath.ToSlash(filepath.Join("xpkg", c, "order")))
+		billings = append(billings, "./"+filepath.ToSlash(filepath.Join("xpkg", c, "billing")))
+	}
+	t.Run("facts", func(t *testing.T) {
+		analysistest.Run(t, dir, redisops.Analyzer, helpers...)
+	})
+	t.Run("release", func(t *testing.T) {
+		analysistest.Run(t, dir, unsafeunlock.Analyzer, orders...)
+	})
+	t.Run("outcome", func(t *testing.T) {
+		analysistest.Run(t, dir, acquireresult.Analyzer, billings...)
+	})
+}
