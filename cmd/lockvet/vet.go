@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/gob"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -47,6 +49,9 @@ func vetMain(args []string) {
 		fmt.Fprintf(os.Stderr, "lockvet: %v\n", err)
 		os.Exit(exitError)
 	}
+	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") && !factsWanted(args[len(args)-1]) {
+		dropFacts(analyzers)
+	}
 	// go vet runs its tool with -json and prints the text itself, with
 	// neither the analyzer name nor the category: the ID goes into the
 	// message, under go vet -json too.
@@ -67,6 +72,59 @@ func idFirst(a *analysis.Analyzer) *analysis.Analyzer {
 			d.Message = d.Category + ": " + d.Message
 		}
 	})
+}
+
+// factsWanted reports whether go vet runs lockvet on the package of the
+// vet config file for more than types: it reports on it, or the package
+// belongs to a main module and may export summaries of lock helpers
+// (redisops, facts.go). go vet runs the vet tool on every dependency
+// (VetxOnly) to pass types and facts on; for the standard library and
+// other modules' packages, lockvet has no fact to give, and then skips
+// redisops (and the inspector walk it requires) there, leaving only the
+// type-check every vet tool does.
+func factsWanted(file string) bool {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return true // unitchecker reports it
+	}
+	var cfg struct {
+		ImportPath    string
+		ModulePath    string
+		ModuleVersion string
+		Module        *struct{ Path, Version string }
+		Standard      map[string]bool
+		VetxOnly      bool
+	}
+	if json.Unmarshal(data, &cfg) != nil {
+		return true
+	}
+	if cfg.Module != nil {
+		cfg.ModulePath, cfg.ModuleVersion = cfg.Module.Path, cfg.Module.Version
+	}
+	return !cfg.VetxOnly || !cfg.Standard[cfg.ImportPath] && cfg.ModulePath != "" && cfg.ModuleVersion == ""
+}
+
+// dropFacts takes the fact types off lockvet's analyzers, so that
+// unitchecker runs none of them on a package analyzed only for facts. The
+// fact type stays registered with gob, in case an imported package's
+// facts hold one.
+func dropFacts(analyzers []*analysis.Analyzer) {
+	seen := map[*analysis.Analyzer]bool{}
+	var visit func([]*analysis.Analyzer)
+	visit = func(as []*analysis.Analyzer) {
+		for _, a := range as {
+			if seen[a] {
+				continue
+			}
+			seen[a] = true
+			for _, f := range a.FactTypes {
+				gob.Register(f)
+			}
+			a.FactTypes = nil
+			visit(a.Requires)
+		}
+	}
+	visit(analyzers)
 }
 
 // pickFlags returns the arguments of args that set flags defined in fs,
