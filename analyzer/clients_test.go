@@ -24,6 +24,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/lockvet/lockvet/analyzer"
+	"github.com/lockvet/lockvet/internal/factgraph"
 )
 
 var updateClients = flag.Bool("update", false, "rewrite docs/clients.md")
@@ -211,7 +212,7 @@ func clientCounts(t *testing.T) (map[string]map[string]*cell, []*analyzer.Rule) 
 		for _, tp := range groups[key] {
 			roots = append(roots, tp.pkg)
 		}
-		g, err := checker.Analyze(as, roots, nil)
+		g, err := checker.Analyze(as, factgraph.LinkLoaded(pkgs, roots), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/lockvet/lockvet/analyzer"
+	"github.com/lockvet/lockvet/internal/factgraph"
 )
 
 // The wrappers testdata (passes/testdata/wrappers) is an in-house Store
@@ -120,7 +121,8 @@ func TestUndeclaredWrappersSilent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := checker.Analyze(as, load(t, "./wrappers/..."), nil)
+	pkgs := load(t, "./wrappers/...")
+	g, err := checker.Analyze(as, factgraph.LinkLoaded(pkgs, pkgs), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +190,7 @@ func TestWrapperDeclarationErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := checker.Analyze(as, pkgs, nil)
+		g, err := checker.Analyze(as, factgraph.LinkLoaded(pkgs, pkgs), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package golangci_test
 
 import (
 	"fmt"
+	"github.com/lockvet/lockvet/internal/factgraph"
 	"go/token"
 	"os"
 	"os/exec"
@@ -133,7 +134,7 @@ func load(t testing.TB, dir string, patterns ...string) []*packages.Package {
 // deduplicated: a package and its test variant share files.
 func analyze(t testing.TB, pkgs []*packages.Package, as []*analysis.Analyzer) []diag {
 	t.Helper()
-	g, err := checker.Analyze(as, pkgs, nil)
+	g, err := checker.Analyze(as, factgraph.LinkLoaded(pkgs, pkgs), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,7 @@ import (
 
 	"github.com/lockvet/lockvet/analyzer"
 	"github.com/lockvet/lockvet/internal/applyfix"
+	"github.com/lockvet/lockvet/internal/factgraph"
 	"github.com/lockvet/lockvet/internal/lua"
 )
 
@@ -240,7 +241,7 @@ func analyze(overlay map[string][]byte, patterns ...string) ([]*analyzed, error)
 	if err != nil {
 		return nil, err
 	}
-	g, err := checker.Analyze(as, pkgs, nil)
+	g, err := checker.Analyze(as, factgraph.LinkLoaded(pkgs, pkgs), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -131,3 +131,13 @@ func (g *Graph) Linked(roots []*packages.Package) int {
 	})
 	return n
 }
+
+// LinkLoaded links roots, among initial (the packages packages.Load
+// returned, loaded from source with bodies), for checker.Analyze as
+// lockvet's driver links them, for tests and hosts that load packages
+// themselves: the checker then runs redisops on the main module's
+// packages and on no dependency, even when the dependencies were loaded
+// from source (LoadAllSyntax). Every package counts as reaching a client.
+func LinkLoaded(initial, roots []*packages.Package) []*packages.Package {
+	return Plan(initial, func(string) bool { return true }).Link(roots)
+}

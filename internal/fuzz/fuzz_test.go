@@ -23,6 +23,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/lockvet/lockvet/analyzer"
+	"github.com/lockvet/lockvet/internal/factgraph"
 )
 
 // testModule is the check tests' module: its go.mod pins the real client
@@ -176,7 +177,8 @@ func analyze(t *testing.T, u *universe, dir string, src []byte) (outcome, error)
 	timer := time.AfterFunc(watchdog, func() {
 		panic(fmt.Sprintf("lockvet hangs: the analysis of this input ran over %s:\n%s", watchdog, src))
 	})
-	graph, err := checker.Analyze(analyzers, []*packages.Package{p}, &checker.Options{Sequential: true})
+	roots := []*packages.Package{p}
+	graph, err := checker.Analyze(analyzers, factgraph.LinkLoaded(roots, roots), &checker.Options{Sequential: true})
 	timer.Stop()
 	if err != nil {
 		t.Fatalf("checker.Analyze: %v\n%s", err, src)

@@ -1,6 +1,7 @@
 package lvtest
 
 import (
+	"github.com/lockvet/lockvet/internal/factgraph"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -49,7 +50,7 @@ func FixedIsClean(t *testing.T, dir string, a *analysis.Analyzer, patterns ...st
 	if packages.PrintErrors(pkgs) > 0 {
 		t.Fatalf("fixed code (golden files) does not type-check")
 	}
-	g, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
+	g, err := checker.Analyze([]*analysis.Analyzer{a}, factgraph.LinkLoaded(pkgs, pkgs), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

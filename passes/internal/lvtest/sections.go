@@ -1,6 +1,7 @@
 package lvtest
 
 import (
+	"github.com/lockvet/lockvet/internal/factgraph"
 	"io/fs"
 	"maps"
 	"os"
@@ -62,7 +63,7 @@ func FixedIsCleanPerFix(t *testing.T, dir string, a *analysis.Analyzer, patterns
 			t.Errorf("fixed code of %q does not type-check", msg)
 			continue
 		}
-		g, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
+		g, err := checker.Analyze([]*analysis.Analyzer{a}, factgraph.LinkLoaded(pkgs, pkgs), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
