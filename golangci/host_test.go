@@ -101,6 +101,20 @@ func TestGolangciLintHost(t *testing.T) {
 		testFix(t, bin, example)
 	})
 
+	// Lock helpers in one package (cache), called from two others:
+	// golangci-lint carries the helpers' summaries (redisops' facts) to
+	// the callers as go vet and the lockvet command do, and reports at
+	// the call sites what lockvet reports in-process.
+	t.Run("across-packages", func(t *testing.T) {
+		dir := filepath.Join(root, "cmd", "lockvet", "testdata", "xpkg")
+		modDownload(t, dir)
+		want := expectedIssues(t, dir, &analyzer.Config{})
+		if !slices.ContainsFunc(want, func(s string) bool { return !strings.HasPrefix(s, "cache/") }) {
+			t.Fatalf("in-process lockvet reports nothing outside the helper package:\n%s", strings.Join(want, "\n"))
+		}
+		compareIssues(t, runGolangci(t, bin, dir, testConfig(t, `{}`, "strict")), want)
+	})
+
 	// A lockvet:ignore directive suppresses the finding under
 	// golangci-lint as it does in-process.
 	t.Run("suppression", func(t *testing.T) {

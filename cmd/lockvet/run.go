@@ -476,6 +476,26 @@ func relPath(dir, filename string) string {
 // values from analyzer.Analyzers, so changing them in place is safe;
 // analyzers from x/tools (shared package-level values) are left alone.
 func guard(analyzers []*analysis.Analyzer) {
+	eachAnalyzer(analyzers, func(a *analysis.Analyzer) {
+		fn := runtime.FuncForPC(reflect.ValueOf(a.Run).Pointer())
+		if fn == nil || strings.HasPrefix(fn.Name(), "golang.org/x/tools/") {
+			return
+		}
+		inner := a.Run
+		a.Run = func(pass *analysis.Pass) (res any, err error) {
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("internal error: %v (please report it with this stack)\n%s", r, debug.Stack())
+				}
+			}()
+			return inner(pass)
+		}
+	})
+}
+
+// eachAnalyzer calls f once for each analyzer of as and of their
+// requirements, requirements first.
+func eachAnalyzer(as []*analysis.Analyzer, f func(*analysis.Analyzer)) {
 	seen := map[*analysis.Analyzer]bool{}
 	var visit func([]*analysis.Analyzer)
 	visit = func(as []*analysis.Analyzer) {
@@ -485,22 +505,10 @@ func guard(analyzers []*analysis.Analyzer) {
 			}
 			seen[a] = true
 			visit(a.Requires)
-			fn := runtime.FuncForPC(reflect.ValueOf(a.Run).Pointer())
-			if fn == nil || strings.HasPrefix(fn.Name(), "golang.org/x/tools/") {
-				continue
-			}
-			inner := a.Run
-			a.Run = func(pass *analysis.Pass) (res any, err error) {
-				defer func() {
-					if r := recover(); r != nil {
-						err = fmt.Errorf("internal error: %v (please report it with this stack)\n%s", r, debug.Stack())
-					}
-				}()
-				return inner(pass)
-			}
+			f(a)
 		}
 	}
-	visit(analyzers)
+	visit(as)
 }
 
 // explain prints a rule's documentation.

@@ -109,22 +109,12 @@ func factsWanted(file string) bool {
 // fact type stays registered with gob, in case an imported package's
 // facts hold one.
 func dropFacts(analyzers []*analysis.Analyzer) {
-	seen := map[*analysis.Analyzer]bool{}
-	var visit func([]*analysis.Analyzer)
-	visit = func(as []*analysis.Analyzer) {
-		for _, a := range as {
-			if seen[a] {
-				continue
-			}
-			seen[a] = true
-			for _, f := range a.FactTypes {
-				gob.Register(f)
-			}
-			a.FactTypes = nil
-			visit(a.Requires)
+	eachAnalyzer(analyzers, func(a *analysis.Analyzer) {
+		for _, f := range a.FactTypes {
+			gob.Register(f)
 		}
-	}
-	visit(analyzers)
+		a.FactTypes = nil
+	})
 }
 
 // pickFlags returns the arguments of args that set flags defined in fs,

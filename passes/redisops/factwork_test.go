@@ -13,7 +13,6 @@ import (
 
 	"github.com/lockvet/lockvet/analyzer"
 	"github.com/lockvet/lockvet/internal/factgraph"
-	"github.com/lockvet/lockvet/passes/internal/lvtest"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
 
@@ -61,17 +60,7 @@ func TestFactWorkLinear(t *testing.T) {
 // them at calls sites (each a Lock and an Unlock), and loads both.
 func writeHelperModule(t *testing.T, n, calls int) []*packages.Package {
 	t.Helper()
-	dir := t.TempDir()
-	td := lvtest.TestData(t)
-	for _, f := range []string{"go.mod", "go.sum"} {
-		data, err := os.ReadFile(filepath.Join(td, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), data, 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := synthModule(t)
 	var h, u strings.Builder
 	h.WriteString("package helpers\n\nimport (\n\t\"context\"\n\t\"time\"\n\n\t\"github.com/redis/go-redis/v9\"\n)\n\nvar rdb = redis.NewClient(&redis.Options{})\n")
 	for i := range n {

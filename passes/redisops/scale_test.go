@@ -277,11 +277,9 @@ func writePackage(t testing.TB, dir string, units int, lock bool) int {
 	return funcs
 }
 
-// loadSynth writes a generated package in a fresh module (the test module's
-// go.mod and go.sum, so go-redis v9 is the real one) and loads it the way
-// the lockvet CLI does: syntax and types for the package, export data for
-// its dependencies.
-func loadSynth(t testing.TB, units int, lock bool) (*packages.Package, int) {
+// synthModule is a fresh module directory with the test module's go.mod
+// and go.sum.
+func synthModule(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	td := lvtest.TestData(t)
@@ -294,6 +292,16 @@ func loadSynth(t testing.TB, units int, lock bool) (*packages.Package, int) {
 			t.Fatal(err)
 		}
 	}
+	return dir
+}
+
+// loadSynth writes a generated package in a fresh module (the test module's
+// go.mod and go.sum, so go-redis v9 is the real one) and loads it the way
+// the lockvet CLI does: syntax and types for the package, export data for
+// its dependencies.
+func loadSynth(t testing.TB, units int, lock bool) (*packages.Package, int) {
+	t.Helper()
+	dir := synthModule(t)
 	funcs := writePackage(t, dir, units, lock)
 	cfg := &packages.Config{
 		Mode: packages.LoadSyntax | packages.NeedModule,
