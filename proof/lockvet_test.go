@@ -245,18 +245,22 @@ func analyze(overlay map[string][]byte, patterns ...string) ([]*analyzed, error)
 	if err != nil {
 		return nil, err
 	}
-	byPkg := map[*packages.Package]*analyzed{}
+	// The checker's packages are factgraph's copies: match them by ID.
+	byID := map[string]*analyzed{}
 	var out []*analyzed
 	for _, p := range pkgs {
 		a := &analyzed{pkg: p}
-		byPkg[p] = a
+		byID[p.ID] = a
 		out = append(out, a)
 	}
 	for _, act := range g.Roots {
 		if act.Err != nil {
 			return nil, fmt.Errorf("%s: %v", act, act.Err)
 		}
-		a := byPkg[act.Package]
+		a := byID[act.Package.ID]
+		if a == nil {
+			return nil, fmt.Errorf("checker root %s was not loaded", act.Package.ID)
+		}
 		for _, d := range act.Diagnostics {
 			a.diags = append(a.diags, d)
 			a.findings = append(a.findings, toFinding(act.Package, d))
