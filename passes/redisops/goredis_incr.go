@@ -2,42 +2,16 @@ package redisops
 
 import (
 	"go/ast"
-	"go/constant"
-	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
-
-	"github.com/lockvet/lockvet/passes/internal/keyid"
 )
 
-// INCR as a lock: some code takes a lock with INCR key and enters when the
-// reply is 1, the first INCR of an absent key. INCR sets no TTL, so such a
-// lock is an acquire with no TTL (NoTTL), and an EXPIRE after it is the
-// two-step acquire LV101 is about.
-//
-// Most INCRs are counters, and a rate limiter also compares its counter
-// with 1 (to give a new window its TTL: if n == 1 { EXPIRE }). An INCR is
-// taken for a lock only when all of these hold, so that counters stay
-// silent:
-//
-//   - its reply is read at the call, by .Val() (in place or into a
-//     variable) or .Result() into a variable, and every use of the reply
-//     decides a guard: the whole condition of an if, or a switch case,
-//     comparing it with a constant so that the first INCR (reply 1) and
-//     every later one (2, 3, …) go different ways (== 1, != 1, > 1,
-//     >= 2, < 2, 1 < n, …), or the tag of a switch. A counter compared
-//     with another limit, returned or passed on is not a lock;
-//   - the guard lets the first INCR into a critical section: the branch
-//     or case it takes, and what follows the guard in its block when
-//     every other branch leaves (ends in return, break, continue, goto or
-//     a call that does not return; a switch needs a default);
-//   - that critical section deletes the key (DEL or UNLINK of the same key,
-//     deferred or not): the lock is released. An INCR guard that only its
-//     TTL ever clears is not recognized.
+// INCR as a lock on go-redis (incr.go has the rules): the reply read by
+// .Val() or .Result() of the Incr call, the release a DEL or UNLINK.
 
 // incr builds the op for Incr(ctx, key): an acquire with no TTL when the
 // call takes a lock, nil otherwise.
@@ -55,7 +29,7 @@ func (goRedis) incr(pass *analysis.Pass, op *Op, call *ast.CallExpr, args []ast.
 			return nil
 		}
 	}
-	if !incrLock(pass.TypesInfo, cur, args[0]) {
+	if !incrLock(pass.TypesInfo, cur, args[0], goRedisIncr) {
 		return nil
 	}
 	op.Kind = Acquire
@@ -64,364 +38,37 @@ func (goRedis) incr(pass *analysis.Pass, op *Op, call *ast.CallExpr, args []ast.
 	return op
 }
 
-// incrGuard is where an INCR's reply decides who holds the lock: an if
-// statement whose whole condition compares the reply with a constant, or
-// a switch on the reply (switch n { case 1: … }) or on such comparisons
-// (switch { case n == 1: … }).
-type incrGuard struct {
-	cur inspector.Cursor // at the *ast.IfStmt or *ast.SwitchStmt
-	// holder is, for an if, whether its condition holds exactly for the
-	// first INCR (n == 1, n <= 1, n < 2) rather than for the later ones
-	// (n != 1, n > 1, n >= 2).
-	holder bool
-}
-
-// firstIncr says, for a comparison `reply op c` (the reply on the left),
-// whether it holds for the first INCR of a key (reply 1) and whether it
-// holds for every later one (reply 2, 3, …): a guard is a comparison that
-// splits the two, one way or the other.
-func firstIncr(op token.Token, c constant.Value) (holder, ok bool) {
-	atOne := constant.Compare(constant.MakeInt64(1), op, c)
-	// Later replies: 2 and every larger value answer alike when the
-	// comparison's constant is at most 2 (n > 1, n >= 2, n != 1, …).
-	if constant.Compare(c, token.GTR, constant.MakeInt64(2)) {
-		return false, false
-	}
-	atTwo := constant.Compare(constant.MakeInt64(2), op, c)
-	atMany := constant.Compare(constant.MakeInt64(3), op, c)
-	if atTwo != atMany || atOne == atTwo {
-		return false, false
-	}
-	return atOne, true
-}
-
-// mirror is the comparison with its operands swapped (1 < n is n > 1).
-func mirror(op token.Token) token.Token {
-	switch op {
-	case token.LSS:
-		return token.GTR
-	case token.GTR:
-		return token.LSS
-	case token.LEQ:
-		return token.GEQ
-	case token.GEQ:
-		return token.LEQ
-	}
-	return op
-}
-
-// compareReply reads b as a comparison of the reply e with an integer
-// constant: whether it holds for the first INCR only.
-func compareReply(info *types.Info, b *ast.BinaryExpr, e ast.Expr) (holder, ok bool) {
-	op, other := b.Op, b.Y
-	if ast.Unparen(b.Y) == e {
-		op, other = mirror(op), b.X
-	} else if ast.Unparen(b.X) != e {
-		return false, false
-	}
-	switch op {
-	case token.EQL, token.NEQ, token.LSS, token.GTR, token.LEQ, token.GEQ:
-	default:
-		return false, false
-	}
-	tv, ok := info.Types[other]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
-		return false, false
-	}
-	return firstIncr(op, tv.Value)
-}
-
-// incrLock reports whether the INCR at cur, of key, takes a lock.
-func incrLock(info *types.Info, cur inspector.Cursor, key ast.Expr) bool {
-	sel, acc, ok := accessor(cur)
-	if !ok {
-		return false
-	}
-	if fn, ok := typeutil.Callee(info, acc.Node().(*ast.CallExpr)).(*types.Func); !ok || fn.Pkg() == nil || !isGoRedis(fn.Pkg().Path()) {
-		return false
-	}
-	var fcur inspector.Cursor
-	var body *ast.BlockStmt
-	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		switch n := c.Node().(type) {
-		case *ast.FuncDecl:
-			body = n.Body
-		case *ast.FuncLit:
-			body = n.Body
-		}
-		fcur = c
-		break
-	}
-	if body == nil {
-		return false
-	}
-
-	var guards []incrGuard
-	var reply types.Object
-	switch sel.Sel.Name {
-	case "Val":
-		if obj := assignedTo(info, acc); obj != nil {
-			reply = obj
-			if guards, ok = replyGuards(info, fcur, obj); !ok {
-				return false
-			}
-			break
-		}
-		g, ok := guardOf(info, acc)
+// goRedisIncr reads go-redis' INCR reply: .Val() (one value) or .Result()
+// (a pair) called on the Incr call; DEL and UNLINK are its deletes.
+var goRedisIncr = incrReader{
+	reply: func(info *types.Info, cur inspector.Cursor) (inspector.Cursor, bool, bool) {
+		sel, acc, ok := accessor(cur)
 		if !ok {
-			return false
+			return inspector.Cursor{}, false, false
 		}
-		guards = []incrGuard{g}
-	case "Result":
-		first := pairFirst(info, acc.Parent().Node())
-		if first == nil {
-			return false
+		if fn, ok := typeutil.Callee(info, acc.Node().(*ast.CallExpr)).(*types.Func); !ok || fn.Pkg() == nil || !isGoRedis(fn.Pkg().Path()) {
+			return inspector.Cursor{}, false, false
 		}
-		reply = first
-		if guards, ok = replyGuards(info, fcur, first); !ok {
-			return false
+		switch sel.Sel.Name {
+		case "Val":
+			return acc, false, true
+		case "Result":
+			return acc, true, true
 		}
-	default:
-		return false
-	}
-
-	for _, g := range guards {
-		for _, n := range criticalSection(info, g, reply) {
-			if deletesKey(info, body, n, key) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// replyGuards returns the ifs that compare the reply variable obj with 1,
-// or false when obj has any other use in the function at fcur.
-func replyGuards(info *types.Info, fcur inspector.Cursor, obj types.Object) ([]incrGuard, bool) {
-	if obj == nil {
-		return nil, false
-	}
-	var guards []incrGuard
-	for c := range fcur.Preorder((*ast.Ident)(nil)) {
-		if info.Uses[c.Node().(*ast.Ident)] != obj {
-			continue
-		}
-		g, ok := guardOf(info, c)
-		if !ok {
-			return nil, false
-		}
-		if !seenGuard(guards, g) {
-			guards = append(guards, g)
-		}
-	}
-	return guards, len(guards) > 0
-}
-
-// seenGuard reports whether gs holds g's statement already (a switch
-// whose cases compare the reply more than once).
-func seenGuard(gs []incrGuard, g incrGuard) bool {
-	for _, x := range gs {
-		if x.cur == g.cur {
-			return true
-		}
-	}
-	return false
-}
-
-// guardOf reports whether the reply at c decides a guard: an operand of a
-// comparison with a constant that is the whole condition of an if, or of
-// a switch case, or the tag of a switch.
-func guardOf(info *types.Info, c inspector.Cursor) (incrGuard, bool) {
-	e := c.Node().(ast.Expr)
-	p := c.Parent()
-	for {
-		if _, ok := p.Node().(*ast.ParenExpr); !ok {
-			break
-		}
-		p = p.Parent()
-	}
-	if sw, ok := p.Node().(*ast.SwitchStmt); ok && sw.Init == nil && sw.Tag != nil && ast.Unparen(sw.Tag) == e {
-		return incrGuard{cur: p}, true
-	}
-	b, ok := p.Node().(*ast.BinaryExpr)
-	if !ok {
-		return incrGuard{}, false
-	}
-	holder, ok := compareReply(info, b, e)
-	if !ok {
-		return incrGuard{}, false
-	}
-	q := p.Parent()
-	cond := ast.Expr(b)
-	for {
-		if _, ok := q.Node().(*ast.ParenExpr); !ok {
-			break
-		}
-		cond, q = q.Node().(ast.Expr), q.Parent()
-	}
-	switch n := q.Node().(type) {
-	case *ast.IfStmt:
-		if n.Cond == cond {
-			return incrGuard{cur: q, holder: holder}, true
-		}
-	case *ast.CaseClause:
-		// A tagless switch whose cases compare the reply.
-		if sw, ok := q.Parent().Parent().Node().(*ast.SwitchStmt); ok && sw.Tag == nil && sw.Init == nil && len(n.List) == 1 {
-			return incrGuard{cur: q.Parent().Parent()}, true
-		}
-	}
-	return incrGuard{}, false
-}
-
-// criticalSection returns the statements a guard lets only the holder
-// run: the branch the first INCR takes, and what follows the guard in
-// its block when every other branch leaves.
-func criticalSection(info *types.Info, g incrGuard, reply types.Object) []ast.Node {
-	var mine []ast.Node
-	othersLeave := true
-	switch n := g.cur.Node().(type) {
-	case *ast.IfStmt:
-		var other ast.Stmt = n.Else
-		if g.holder {
-			mine = append(mine, n.Body)
-		} else {
-			other = n.Body
-			if n.Else != nil {
-				mine = append(mine, n.Else)
-			}
-		}
-		othersLeave = other != nil && blockLeaves(info, other)
-	case *ast.SwitchStmt:
-		sawMine := false
-		for _, s := range n.Body.List {
-			cc := s.(*ast.CaseClause)
-			if caseTakesFirst(info, n, cc, reply) {
-				sawMine = true
-				for _, st := range cc.Body {
-					mine = append(mine, st)
-				}
-				continue
-			}
-			if len(cc.Body) == 0 || !leaves(info, cc.Body[len(cc.Body)-1]) {
-				othersLeave = false
-			}
-		}
-		if !sawMine || !hasDefault(n) {
-			othersLeave = false
-		}
-	}
-	if othersLeave {
-		mine = append(mine, after(g.cur)...)
-	}
-	return mine
-}
-
-// blockLeaves reports whether the branch s (a block, or an else-if chain
-// taken as a whole) ends by leaving the enclosing block.
-func blockLeaves(info *types.Info, s ast.Stmt) bool {
-	b, ok := s.(*ast.BlockStmt)
-	return ok && len(b.List) > 0 && leaves(info, b.List[len(b.List)-1])
-}
-
-// hasDefault reports whether a switch has a default clause, so that its
-// cases cover every reply.
-func hasDefault(sw *ast.SwitchStmt) bool {
-	for _, s := range sw.Body.List {
-		if s.(*ast.CaseClause).List == nil {
-			return true
-		}
-	}
-	return false
-}
-
-// caseTakesFirst reports whether the clause cc of sw is the one the first
-// INCR (reply 1) takes: case 1 of a switch on the reply, or a case that
-// compares the reply so that only 1 passes.
-func caseTakesFirst(info *types.Info, sw *ast.SwitchStmt, cc *ast.CaseClause, reply types.Object) bool {
-	for _, x := range cc.List {
-		if sw.Tag != nil {
-			if tv, ok := info.Types[x]; ok && tv.Value != nil && tv.Value.Kind() == constant.Int && constant.Compare(tv.Value, token.EQL, constant.MakeInt64(1)) {
-				return true
-			}
-			continue
-		}
-		b, ok := ast.Unparen(x).(*ast.BinaryExpr)
-		if !ok {
-			continue
-		}
-		for _, side := range []ast.Expr{b.X, b.Y} {
-			if id, ok := ast.Unparen(side).(*ast.Ident); ok && reply != nil && info.Uses[id] == reply {
-				if holder, ok := compareReply(info, b, ast.Unparen(side)); ok && holder {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// after returns the statements that follow the statement at cur in its
-// block or clause.
-func after(cur inspector.Cursor) []ast.Node {
-	var list []ast.Stmt
-	switch p := cur.Parent().Node().(type) {
-	case *ast.BlockStmt:
-		list = p.List
-	case *ast.CaseClause:
-		list = p.Body
-	case *ast.CommClause:
-		list = p.Body
-	}
-	for i, s := range list {
-		if s == cur.Node() {
-			var out []ast.Node
-			for _, rest := range list[i+1:] {
-				out = append(out, rest)
-			}
-			return out
-		}
-	}
-	return nil
-}
-
-// leaves reports whether s ends the block: a return, a branch, or a call
-// that does not return.
-func leaves(info *types.Info, s ast.Stmt) bool {
-	switch s := s.(type) {
-	case *ast.ReturnStmt, *ast.BranchStmt:
-		return true
-	case *ast.ExprStmt:
-		call, ok := ast.Unparen(s.X).(*ast.CallExpr)
-		return ok && !mayReturn(info, call)
-	}
-	return false
-}
-
-// deletesKey reports whether n holds a go-redis DEL or UNLINK of key.
-func deletesKey(info *types.Info, body ast.Node, n ast.Node, key ast.Expr) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if found || !ok {
-			return !found
-		}
+		return inspector.Cursor{}, false, false
+	},
+	deletes: func(info *types.Info, _ *ast.BlockStmt, call *ast.CallExpr) []ast.Expr {
 		fn, ok := typeutil.Callee(info, call).(*types.Func)
 		if !ok || fn.Pkg() == nil || !isGoRedis(fn.Pkg().Path()) || call.Ellipsis.IsValid() {
-			return true
+			return nil
 		}
 		if c, ok := goRedisCmds[fn.Name()]; !ok || c.kind != Delete {
-			return true
+			return nil
 		}
 		args := call.Args
 		if takesContext(fn) && len(args) > 0 {
 			args = args[1:]
 		}
-		for _, a := range args {
-			if keyid.Same(info, body, key, a) {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
+		return args
+	},
 }

@@ -217,6 +217,17 @@ func (r rueidisClient) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Fun
 		if c == nil {
 			return nil
 		}
+		if c.name == "INCR" {
+			if !r.sends(fn, "Do") {
+				return nil
+			}
+			op := r.incr(pass, call, c) // rueidis_incr.go
+			if op != nil {
+				op.Recv = ast.Unparen(call.Fun).(*ast.SelectorExpr).X
+				op.Scope.InWatch = r.watched(info, body, op.Recv, call.Pos())
+			}
+			return op
+		}
 		op := r.fromChain(info, call, c)
 		if op == nil {
 			return nil
