@@ -30,7 +30,12 @@ type Param struct {
 // of the receiver) that body never assigns, and otherwise only on
 // constants, package-level variables and pure formatting (fmt.Sprintf,
 // fmt.Sprint, strconv, string conversions). Variadic parameters do not
-// count.
+// count. A local variable of body written once (SoleDef) stands for the
+// expression it is defined with, up to MaxLocalDepth locals deep, so
+//
+//	func Lock(ctx context.Context, id string) { key := "lock:" + id; rdb.SetNX(ctx, key, …) }
+//
+// has the template of the inline key, `("lock:"+$)`.
 func ParamKey(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.Expr) (Param, bool) {
 	sig := fn.Signature()
 	t := &templ{info: info, sig: sig, body: body, param: nil}
@@ -47,11 +52,16 @@ func ParamKey(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.Expr)
 	return p, true
 }
 
+// MaxLocalDepth bounds how many local variables ParamKey follows from a
+// key expression to the parameter (key := prefix + id; k := key).
+const MaxLocalDepth = 3
+
 type templ struct {
-	info  *types.Info
-	sig   *types.Signature
-	body  *ast.BlockStmt
-	param *types.Var // the one parameter the key depends on
+	info   *types.Info
+	sig    *types.Signature
+	body   *ast.BlockStmt
+	param  *types.Var // the one parameter the key depends on
+	locals int        // local variables followed on the current path
 }
 
 // use records that the key depends on v, which must be the only
@@ -92,6 +102,16 @@ func (t *templ) write(b *strings.Builder, e ast.Expr) bool {
 		case t.isParam(v) && !AssignedIn(t.info, t.body, v):
 			b.WriteString("$")
 			return t.use(v)
+		case t.locals < MaxLocalDepth:
+			// A local written once: its definition.
+			rhs, _ := SoleDef(t.info, t.body, v)
+			if rhs == nil {
+				return false
+			}
+			t.locals++
+			ok := t.write(b, rhs)
+			t.locals--
+			return ok
 		}
 	case *ast.SelectorExpr:
 		sel, ok := t.info.Selections[e]
@@ -210,4 +230,32 @@ func KeptParam(info *types.Info, decl *ast.FuncDecl, key ast.Expr) (*types.Func,
 		}
 	}
 	return nil, -1, false
+}
+
+// Resolve is e with a local variable of body that is written once
+// (SoleDef) replaced by the expression it is defined with, up to
+// MaxLocalDepth locals deep: the key of `key := "lock:" + id; rdb.Del(ctx,
+// key)` is `"lock:" + id`, whose shape (SameShape) a key of another
+// function can share, as the inline key's can. Other expressions, and
+// locals written more than once, are returned as they are.
+func Resolve(info *types.Info, body *ast.BlockStmt, e ast.Expr) ast.Expr {
+	if body == nil {
+		return e
+	}
+	for range MaxLocalDepth {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return e
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok {
+			return e
+		}
+		rhs, _ := SoleDef(info, body, v)
+		if rhs == nil {
+			return e
+		}
+		e = rhs
+	}
+	return e
 }

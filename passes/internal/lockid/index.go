@@ -52,14 +52,14 @@ func (l *Locks) buildIndex() {
 	}
 	for i, a := range l.acquires {
 		x.acqIndex[a] = i
-		for _, k := range dedupe(keyid.ShapeKeys(info, a.Key())) {
+		for _, k := range dedupe(l.shapeKeys(a, a.Key())) {
 			x.acqByShape[k] = append(x.acqByShape[k], i)
 		}
 	}
 	for i, op := range x.ops {
 		var shapes []keyid.Shape
 		for _, k := range op.Keys {
-			shapes = append(shapes, keyid.ShapeKeys(info, k)...)
+			shapes = append(shapes, l.shapeKeys(op, k)...)
 		}
 		for _, k := range dedupe(shapes) {
 			x.opsByShape[k] = append(x.opsByShape[k], i)
@@ -75,6 +75,35 @@ func (l *Locks) buildIndex() {
 	x.files = slices.Clone(l.pass.Files)
 	slices.SortFunc(x.files, func(a, b *ast.File) int { return cmp.Compare(a.FileStart, b.FileStart) })
 	l.idx = x
+}
+
+// shapeKeys are the shape keys of key, used by op, and of the expression
+// it stands for when it is a local written once (shaped); op nil: of key
+// as written.
+func (l *Locks) shapeKeys(op *redisops.Op, key ast.Expr) []keyid.Shape {
+	info := l.pass.TypesInfo
+	out := keyid.ShapeKeys(info, key)
+	if op != nil {
+		if r := l.shaped(op, key); r != key {
+			out = append(out, keyid.ShapeKeys(info, r)...)
+		}
+	}
+	return out
+}
+
+// shaped is key, used by op, with a local variable of op's function
+// declaration that is written once replaced by its definition
+// (keyid.Resolve): the expression whose shape counts across functions.
+// A local keeps no identity across functions, its definition does, as
+// the same key written inline would.
+func (l *Locks) shaped(op *redisops.Op, key ast.Expr) ast.Expr {
+	if op == nil || op.Func == nil {
+		return key
+	}
+	for c := range op.Cursor.Enclosing((*ast.FuncDecl)(nil)) {
+		return keyid.Resolve(l.pass.TypesInfo, c.Node().(*ast.FuncDecl).Body, key)
+	}
+	return key
 }
 
 func dedupe(s []keyid.Shape) []keyid.Shape {
@@ -107,7 +136,7 @@ func (x *index) declStart(pos token.Pos) token.Pos {
 // sharing a shape key with it.
 func (l *Locks) acquiresOn(key ast.Expr, from, to token.Pos) []int {
 	var out []int
-	for _, i := range l.acquiresShaped(key) {
+	for _, i := range l.acquiresShaped(nil, key) {
 		if p := l.acquires[i].Call.Pos(); from <= p && p < to {
 			out = append(out, i)
 		}
@@ -116,11 +145,11 @@ func (l *Locks) acquiresOn(key ast.Expr, from, to token.Pos) []int {
 }
 
 // acquiresShaped lists, in acquire order, the acquires whose key may have
-// the shape of key.
-func (l *Locks) acquiresShaped(key ast.Expr) []int {
+// the shape of key, used by op (nil: key as written).
+func (l *Locks) acquiresShaped(op *redisops.Op, key ast.Expr) []int {
 	x := l.index()
 	var out []int
-	for _, k := range keyid.ShapeKeys(l.pass.TypesInfo, key) {
+	for _, k := range l.shapeKeys(op, key) {
 		out = append(out, x.acqByShape[k]...)
 	}
 	slices.Sort(out)
@@ -141,7 +170,7 @@ func (l *Locks) Candidates(a *redisops.Op) []*redisops.Op {
 	// In a's function (and literals inside it) Match asks keyid.Same,
 	// elsewhere keyid.SameShape: either way the keys share a shape key.
 	to := a.Func.Node.End()
-	for _, k := range keyid.ShapeKeys(l.pass.TypesInfo, a.Key()) {
+	for _, k := range l.shapeKeys(a, a.Key()) {
 		idx = append(idx, x.opsByShape[k]...)
 	}
 	idx = append(idx, l.counterpartOps(a)...)

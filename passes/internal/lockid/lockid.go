@@ -99,8 +99,8 @@ func (l *Locks) Of(op *redisops.Op, key ast.Expr) *Lock {
 	if lk := l.sameFunc(op, key); lk != nil {
 		return lk
 	}
-	for _, i := range l.acquiresShaped(key) {
-		if a := l.acquires[i]; a.Func != op.Func && keyid.SameShape(l.pass.TypesInfo, a.Key(), key) && l.shapeNamed(a, op, key) && redisops.SameTemplate(a, op) {
+	for _, i := range l.acquiresShaped(op, key) {
+		if a := l.acquires[i]; a.Func != op.Func && l.sameShape(a, op, key) && l.shapeNamed(a, op, key) && redisops.SameTemplate(a, op) {
 			return &Lock{Acquire: a, Evidence: SameShape}
 		}
 	}
@@ -170,6 +170,13 @@ func (l *Locks) viaHelper(op *redisops.Op, key ast.Expr) *Lock {
 	return nil
 }
 
+// sameShape reports whether a's key and key, used by op in another
+// function, have the same shape (keyid.SameShape), each seen through a
+// local variable it is defined with (shaped).
+func (l *Locks) sameShape(a, op *redisops.Op, key ast.Expr) bool {
+	return keyid.SameShape(l.pass.TypesInfo, l.shaped(a, a.Key()), l.shaped(op, key))
+}
+
 // CallsOf lists the package's static calls of fn.
 func (l *Locks) CallsOf(fn *types.Func) []*ast.CallExpr { return l.callsOf(fn) }
 
@@ -207,8 +214,8 @@ func (l *Locks) indexCalls() {
 // command in unrelated tests (found by the sweep in go-redis), so such a
 // pair counts only when the key or either function is named like a lock.
 func (l *Locks) shapeNamed(a, op *redisops.Op, key ast.Expr) bool {
-	_, la := ast.Unparen(a.Key()).(*ast.BasicLit)
-	_, lb := ast.Unparen(key).(*ast.BasicLit)
+	_, la := ast.Unparen(l.shaped(a, a.Key())).(*ast.BasicLit)
+	_, lb := ast.Unparen(l.shaped(op, key)).(*ast.BasicLit)
 	if !la || !lb {
 		return true
 	}

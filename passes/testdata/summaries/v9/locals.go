@@ -1,0 +1,67 @@
+package v9
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Keys built in local variables have the template of the inline key.
+
+func LockLocal(ctx context.Context, id string) (bool, error) { // want `summary LockLocal: acquire key=1 \("lock:"\+\$\) value="1" ttl=time.Minute returns lock paired at v9/locals.go:13`
+	key := "lock:" + id
+	return rdb.SetNX(ctx, key, "1", time.Minute).Result() // want `go-redis/v9 acquire SetNX`
+}
+
+func UnlockLocal(ctx context.Context, id string) error { // want `summary UnlockLocal: release bare key=1 \("lock:"\+\$\) paired at v9/locals.go:18`
+	key := "lock:" + id
+	return rdb.Del(ctx, key).Err() // want `go-redis/v9 delete Del`
+}
+
+// A local of a local of a Sprintf: three deep.
+func RefreshLocal(ctx context.Context, id string, ttl time.Duration) { // want `summary RefreshLocal: expire bare key=1 fmt.Sprintf\("lease:%s",\$\) ttl=2/duration at v9/locals.go:26`
+	name := fmt.Sprintf("lease:%s", id)
+	k := name
+	key := k
+	rdb.Expire(ctx, key, ttl) // want `go-redis/v9 expire Expire`
+}
+
+// --- no summary ---
+
+// Four locals deep: past the bound.
+func RefreshDeep(ctx context.Context, id string, ttl time.Duration) {
+	a := "lease:" + id
+	b := a
+	c := b
+	d := c
+	rdb.Expire(ctx, d, ttl) // want `go-redis/v9 expire Expire`
+}
+
+// Written twice.
+func LockEither(ctx context.Context, id string, urgent bool) bool {
+	key := "lock:" + id
+	if urgent {
+		key = "urgent:" + id
+	}
+	return rdb.SetNX(ctx, key, "1", time.Minute).Val() // want `go-redis/v9 acquire SetNX`
+}
+
+// Built from two parameters.
+func LockBoth(ctx context.Context, a, b string) bool {
+	key := a + ":" + b
+	return rdb.SetNX(ctx, key, "1", time.Minute).Val() // want `go-redis/v9 acquire SetNX`
+}
+
+// From a call that is not formatting.
+func LockUpper(ctx context.Context, id string) bool {
+	key := lookup(id)
+	return rdb.SetNX(ctx, key, "1", time.Minute).Val() // want `go-redis/v9 acquire SetNX`
+}
+
+func lookup(id string) string { return id }
+
+func useLocals(ctx context.Context, id string) {
+	LockLocal(ctx, id)                 // want `inferred acquire LockLocal key=id`
+	defer UnlockLocal(ctx, id)         // want `inferred delete UnlockLocal key=id`
+	RefreshLocal(ctx, id, time.Second) // want `inferred expire RefreshLocal key=id ttl=time.Second/duration`
+}

@@ -1,0 +1,25 @@
+package billing
+
+import (
+	"context"
+
+	"lockvet.test/xpkg/v9/lock"
+)
+
+func Invoice(ctx context.Context, id string) error {
+	key := "invoice:" + id
+	if _, err := lock.LockJob(ctx, key); err != nil { // want `only the error of LockJob is checked`
+		return err
+	}
+	return nil
+}
+
+// Read in full: silent.
+func Void(ctx context.Context, id string) error {
+	key := "void:" + id
+	ok, err := lock.LockJob(ctx, key)
+	if err != nil || !ok {
+		return err
+	}
+	return nil
+}
