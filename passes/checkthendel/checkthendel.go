@@ -102,11 +102,15 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 	info := pass.TypesInfo
 	var locks *lockid.Locks
 	for _, d := range res.Ops {
-		if d.Kind != redisops.Delete || d.Scope.InWatch && d.Scope.Kind == redisops.Tx || d.Via != nil {
+		if d.Kind != redisops.Delete || d.Scope.InWatch && d.Scope.Kind == redisops.Tx {
 			continue
 		}
 		if locks == nil {
 			locks = lockid.New(pass, res)
+		}
+		if d.Via != nil {
+			reportVia(pass, locks, r, d)
+			continue
 		}
 		c := guard.OwnerCompare(info, d)
 		if c == nil {
@@ -182,6 +186,35 @@ func reportHelper(pass *analysis.Pass, res *redisops.Result, locks *lockid.Locks
 			},
 		})
 	}
+}
+
+// reportVia reports the call d of a release helper that compares the
+// key's value with a GET and deletes it with a separate DEL, when the
+// helper's Redis calls are reported nowhere else (a helper of another
+// package that its package does not pair with an acquire: Op.InHelper)
+// and the key is a lock key where it is called. No fix: the rewrite is
+// in the helper.
+func reportVia(pass *analysis.Pass, locks *lockid.Locks, r *report.Reporter, d *redisops.Op) {
+	if d.Via.Form != redisops.CheckThenDel || d.InHelper() || d.Scope.Kind != redisops.Direct || d.Key() == nil {
+		return
+	}
+	lk := locks.Of(d, d.Key())
+	if lk == nil {
+		return
+	}
+	a := lk.Acquire
+	msg := fmt.Sprintf("%s deletes lock key %s after a GET compared its value in a separate round trip (%s at %s)",
+		d.Via.Name, fixes.Text(pass.Fset, d.Key()), d.Via.Method, d.Via.Where)
+	if a.Via != nil {
+		msg += fmt.Sprintf(", after %s acquired it (%s)", a.Via.Name, a.Via.Where)
+	}
+	msg += fmt.Sprintf(": if the lock expires and another process takes it between the two, this deletes their lock; compare and delete in one step inside %s", d.Via.Name)
+	r.Report(analysis.Diagnostic{
+		Pos:     d.Call.Pos(),
+		End:     d.Call.End(),
+		Message: msg,
+		Related: []analysis.RelatedInformation{{Pos: a.Call.Pos(), End: a.Call.End(), Message: "lock acquired here"}},
+	})
 }
 
 func hasLockKey(locks *lockid.Locks, d *redisops.Op) bool {

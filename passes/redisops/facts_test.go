@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/lockvet/lockvet/passes/acquireresult"
+	"github.com/lockvet/lockvet/passes/checkthendel"
 	"github.com/lockvet/lockvet/passes/internal/lvtest"
 	"github.com/lockvet/lockvet/passes/redisops"
 	"github.com/lockvet/lockvet/passes/unsafeunlock"
@@ -37,5 +38,10 @@ func TestFacts(t *testing.T) {
 	})
 	t.Run("outcome", func(t *testing.T) {
 		analysistest.Run(t, dir, acquireresult.Analyzer, billings...)
+	})
+	// A GET-compare-DEL release helper its package does not pair: LV202
+	// at the call that releases a lock, silent for a one-time code.
+	t.Run("checkthendel", func(t *testing.T) {
+		analysistest.Run(t, dir, checkthendel.Analyzer, "./xpkg/v9/settle")
 	})
 }
