@@ -74,7 +74,10 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 	var locks *lockid.Locks // built for the first pair found
 	for _, f := range res.Funcs {
 		for _, e := range f.Ops {
-			if e.Kind != redisops.Expire || e.Scope.Kind != redisops.Direct || e.TTL == nil || e.Key() == nil || e.DeletesKey() {
+			// A renew helper that fixes the TTL itself has no TTL at its
+			// call, and sets one all the same.
+			fixedTTL := e.TTL == nil && e.Via != nil && e.Via.TTLConst != ""
+			if e.Kind != redisops.Expire || e.Scope.Kind != redisops.Direct || e.TTL == nil && !fixedTTL || e.Key() == nil || e.DeletesKey() {
 				continue
 			}
 			for _, a := range f.OpsOn(e.Key()) {
@@ -147,7 +150,7 @@ func reportPair(pass *analysis.Pass, r *report.Reporter, f *redisops.Func, a, e 
 // EXPIRE statement is deleted. It fails rather than produce code that does
 // not build or behaves differently in other ways.
 func moveTTL(pass *analysis.Pass, f *redisops.Func, a, e *redisops.Op) (analysis.SuggestedFix, bool) {
-	if a.Kind != redisops.Acquire || !fixes.InScopeAt(pass.TypesInfo, pass.Pkg, e.TTL, a.Call.Pos()) ||
+	if a.Kind != redisops.Acquire || e.TTL == nil || !fixes.InScopeAt(pass.TypesInfo, pass.Pkg, e.TTL, a.Call.Pos()) ||
 		assignedBetween(pass, f, e.TTL, a.Call.End(), e.Call.Pos()) {
 		return analysis.SuggestedFix{}, false
 	}

@@ -40,3 +40,31 @@ func other(ctx context.Context, id, token string) error {
 	}
 	return OtherTTL(ctx, id, time.Minute)
 }
+
+// A renew helper that fixes the TTL itself, the key in a local.
+func KeepLock(ctx context.Context, key string) error {
+	k := "lock:" + key
+	return rdb.Expire(ctx, k, 30*time.Second).Err()
+}
+
+func fixed(ctx context.Context, id, token string) error {
+	ok, err := LockKey(ctx, id, token)
+	if err != nil || !ok {
+		return err
+	}
+	return KeepLock(ctx, id) // want `KeepLock after LockKey acquired id without a TTL`
+}
+
+// --- silent: a fixed-TTL helper on another key ---
+
+func KeepOther(ctx context.Context, key string) error {
+	return rdb.Expire(ctx, "other:"+key, 30*time.Second).Err()
+}
+
+func fixedOther(ctx context.Context, id, token string) error {
+	ok, err := LockKey(ctx, id, token)
+	if err != nil || !ok {
+		return err
+	}
+	return KeepOther(ctx, id)
+}
