@@ -45,6 +45,7 @@ func TestParseFormatFlags(t *testing.T) {
 
 // TestFormatFlagErrors: contradictory combinations exit 2 with a reason.
 func TestFormatFlagErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args   []string
 		stderr string

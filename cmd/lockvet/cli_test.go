@@ -19,6 +19,7 @@ import (
 // TestText: the text output of the example module is exactly the marked
 // lines, sorted, each with the rule ID, and related positions indented.
 func TestText(t *testing.T) {
+	t.Parallel()
 	r := lockvet(t, exampleDir, "./...")
 	r.wantCode(t, exitFindings)
 	if r.stderr != "" {
@@ -39,6 +40,7 @@ func TestText(t *testing.T) {
 // TestTestsAndGenerated: -test=false drops findings in _test.go files,
 // -include-generated adds the ones in generated files.
 func TestTestsAndGenerated(t *testing.T) {
+	t.Parallel()
 	r := lockvet(t, exampleDir, "-test=false", "./...")
 	sameMarkers(t, parseText(t, r.stdout), markers(t, exampleDir, markerSet{noTests: true}))
 
@@ -129,6 +131,7 @@ func parseJSON(t *testing.T, dir, out string) ([]marker, []jsonDiag) {
 // TestJSON: -json prints the go vet -json shape, the same findings, and
 // exits 0 although there are findings.
 func TestJSON(t *testing.T) {
+	t.Parallel()
 	r := lockvet(t, exampleDir, "-json", "./...")
 	r.wantCode(t, exitClean)
 	got, diags := parseJSON(t, exampleDir, r.stdout)
@@ -298,6 +301,7 @@ func TestExitCodes(t *testing.T) {
 
 // TestExplain: -explain prints every registered rule's documentation.
 func TestExplain(t *testing.T) {
+	t.Parallel()
 	for _, rule := range analyzer.Rules() {
 		for _, arg := range []string{rule.ID, strings.ToLower(rule.ID), rule.Name} {
 			r := lockvet(t, exampleDir, "-explain", arg)
@@ -452,6 +456,7 @@ func posLine(dir, file, line, col, msg string) string {
 
 // TestVersion: -V and -version print the version.
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	for _, arg := range []string{"-V", "-version"} {
 		r := lockvet(t, exampleDir, arg)
 		r.wantCode(t, exitClean)

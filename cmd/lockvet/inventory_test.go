@@ -33,6 +33,7 @@ func inventorySites(t *testing.T, args ...string) map[string]siteJSON {
 // TestInventory: the example module's lock sites, with the incident's
 // lock (SETNX, then EXPIRE) and its finding.
 func TestInventory(t *testing.T) {
+	t.Parallel()
 	sites := inventorySites(t)
 	incident, ok := sites["scheduler/scheduler.go:64:13"]
 	if !ok {
@@ -94,6 +95,7 @@ func keys[V any](m map[string]V) []string {
 // TestInventoryFormats: text and markdown list the same sites, the output
 // is the same from run to run, and a bad -format is an error.
 func TestInventoryFormats(t *testing.T) {
+	t.Parallel()
 	text := lockvet(t, exampleDir, "inventory")
 	text.wantCode(t, exitClean)
 	if again := lockvet(t, exampleDir, "inventory"); again.stdout != text.stdout {

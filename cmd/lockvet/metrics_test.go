@@ -297,6 +297,7 @@ func TestMetricsListen(t *testing.T) {
 
 // TestMetricsFlags: the flag combinations -listen refuses.
 func TestMetricsFlags(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"live", "-redis", "127.0.0.1:1", "-pattern", "lock:*", "-listen", "127.0.0.1:0", "-format", "json"},
 		{"live", "-redis", "127.0.0.1:1", "-pattern", "lock:*", "-listen", "127.0.0.1:0", "-interval", "10ms"},

@@ -12,10 +12,12 @@ import (
 )
 
 func TestAcquireResult(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), acquireresult.Analyzer, "./acquireresult/...")
 }
 
 func TestFixedCodeIsClean(t *testing.T) {
+	t.Parallel()
 	lvtest.FixedIsClean(t, lvtest.TestData(t), acquireresult.Analyzer, "./acquireresult/...")
 }
 
@@ -23,6 +25,7 @@ func TestFixedCodeIsClean(t *testing.T) {
 // the findings are the same: the inferred helpers' testdata, run with
 // its helpers declared, expects exactly what it expects without.
 func TestDeclaredAndInferredAgree(t *testing.T) {
+	t.Parallel()
 	var ws []lvconfig.Wrapper
 	for _, d := range []struct {
 		kind lvconfig.WrapperKind

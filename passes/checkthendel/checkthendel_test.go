@@ -13,10 +13,12 @@ import (
 )
 
 func TestCheckThenDel(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), checkthendel.Analyzer, "./checkthendel/...")
 }
 
 func TestFixedCodeIsClean(t *testing.T) {
+	t.Parallel()
 	lvtest.FixedIsClean(t, lvtest.TestData(t), checkthendel.Analyzer, "./checkthendel/...")
 }
 
@@ -25,9 +27,11 @@ func TestFixedCodeIsClean(t *testing.T) {
 var redis84 = checkthendel.New(redisops.Analyzer, &lvconfig.Config{RedisVersion: "8.4"})
 
 func TestRedis84(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), redis84, "./redis84/checkthendel/...")
 }
 
 func TestRedis84FixedCodeIsClean(t *testing.T) {
+	t.Parallel()
 	lvtest.FixedIsCleanPerFix(t, filepath.Join(lvtest.TestData(t), "redis84", "checkthendel"), redis84, "./...")
 }

@@ -18,6 +18,7 @@ import (
 
 // TestNoDiagnostics: the inventory is not a check; it reports nothing.
 func TestNoDiagnostics(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, lvtest.TestData(t), inventory.Analyzer, "./inventory/...")
 }
 
@@ -58,6 +59,7 @@ func load(t *testing.T) map[string]*inventory.Site {
 }
 
 func TestSites(t *testing.T) {
+	t.Parallel()
 	sites := load(t)
 	type want struct {
 		patterns string // space-separated
@@ -142,6 +144,7 @@ func TestSites(t *testing.T) {
 }
 
 func TestGlob(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		pattern, key string
 		want         bool

@@ -9,6 +9,7 @@ import (
 // TestCapabilityTable keeps the table in capabilities.go's comment true:
 // each adapter has exactly the capabilities the table marks.
 func TestCapabilityTable(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("capabilities.go")
 	if err != nil {
 		t.Fatal(err)

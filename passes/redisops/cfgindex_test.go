@@ -15,6 +15,7 @@ import (
 // testdata, the indexed answers (Locate, the pruned Reachable, OpsOn) are
 // those of a scan of the whole function.
 func TestIndexesAgree(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("loads the whole testdata module")
 	}

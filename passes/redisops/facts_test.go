@@ -22,6 +22,7 @@ import (
 // (LV201, naming the helper and its Redis call); a release its package
 // pairs is reported inside the helper, not at the call.
 func TestFacts(t *testing.T) {
+	t.Parallel()
 	dir := lvtest.TestData(t)
 	clients := []string{"v9", "redigo", "rueidis"}
 	var helpers, orders, billings []string

@@ -80,5 +80,6 @@ func unit(u redisops.Unit) string {
 }
 
 func TestOps(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, lvtest.TestData(t), dump, "./redisops/...")
 }

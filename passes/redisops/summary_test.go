@@ -72,11 +72,13 @@ func describeSummary(s *redisops.Summary) string {
 }
 
 func TestSummaries(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, lvtest.TestData(t), sumDump, "./summaries/...")
 }
 
 // A summary says what the declaration of the same function says.
 func TestSummaryIsWrapper(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		kind lvconfig.WrapperKind
 		spec string

@@ -10,9 +10,11 @@ import (
 )
 
 func TestSetNXExpire(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), setnxexpire.Analyzer, "./setnxexpire/...")
 }
 
 func TestFixedCodeIsClean(t *testing.T) {
+	t.Parallel()
 	lvtest.FixedIsClean(t, lvtest.TestData(t), setnxexpire.Analyzer, "./setnxexpire/...")
 }

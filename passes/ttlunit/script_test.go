@@ -3,6 +3,7 @@ package ttlunit
 import "testing"
 
 func TestArgUse(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		src  string
 		argv int

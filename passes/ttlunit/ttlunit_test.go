@@ -10,9 +10,11 @@ import (
 )
 
 func TestTTLUnit(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), ttlunit.Analyzer, "./ttlunit/...")
 }
 
 func TestFixedCodeIsClean(t *testing.T) {
+	t.Parallel()
 	lvtest.FixedIsClean(t, lvtest.TestData(t), ttlunit.Analyzer, "./ttlunit/...")
 }

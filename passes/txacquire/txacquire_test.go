@@ -10,9 +10,11 @@ import (
 )
 
 func TestTxAcquire(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), txacquire.Analyzer, "./txacquire/...")
 }
 
 func TestFixedCodeIsClean(t *testing.T) {
+	t.Parallel()
 	lvtest.FixedIsClean(t, lvtest.TestData(t), txacquire.Analyzer, "./txacquire/...")
 }

@@ -3,6 +3,7 @@ package unsaferenew
 import "testing"
 
 func TestRenewName(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]bool{
 		"Refresh":       true,
 		"refreshLock":   true,

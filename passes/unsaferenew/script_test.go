@@ -37,6 +37,7 @@ func fixedScript(t *testing.T) (src, ttlArg string) {
 // ttl.Milliseconds(): a time.Duration goes over the wire in nanoseconds,
 // which PEXPIRE reads as milliseconds.
 func TestFixedScriptOnRedis(t *testing.T) {
+	t.Parallel()
 	src, ttlArg := fixedScript(t)
 	if src != lua.RenewSrc {
 		t.Fatalf("fix declares %q, want lua.RenewSrc", src)

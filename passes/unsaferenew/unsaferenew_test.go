@@ -10,9 +10,11 @@ import (
 )
 
 func TestUnsafeRenew(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), unsaferenew.Analyzer, "./unsaferenew/...")
 }
 
 func TestFixedCodeIsClean(t *testing.T) {
+	t.Parallel()
 	lvtest.FixedIsClean(t, lvtest.TestData(t), unsaferenew.Analyzer, "./unsaferenew/...")
 }

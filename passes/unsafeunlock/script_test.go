@@ -19,6 +19,7 @@ import (
 // by Run and by Eval (pipelines), and DelExArgs IFEQ. Each must delete the
 // lock only while it holds the caller's token.
 func TestReleasesAgainstServer(t *testing.T) {
+	t.Parallel()
 	golden, err := os.ReadFile(filepath.Join(lvtest.TestData(t), "unsafeunlock", "v9", "v9.go.golden"))
 	if err != nil {
 		t.Fatal(err)

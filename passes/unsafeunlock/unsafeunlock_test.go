@@ -15,10 +15,12 @@ import (
 )
 
 func TestUnsafeUnlock(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), unsafeunlock.Analyzer, "./unsafeunlock/...")
 }
 
 func TestFixedCodeIsClean(t *testing.T) {
+	t.Parallel()
 	lvtest.FixedIsClean(t, lvtest.TestData(t), unsafeunlock.Analyzer, "./unsafeunlock/...")
 }
 
@@ -27,10 +29,12 @@ func TestFixedCodeIsClean(t *testing.T) {
 var redis84 = unsafeunlock.New(redisops.Analyzer, &lvconfig.Config{RedisVersion: "8.4"})
 
 func TestRedis84(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), redis84, "./redis84/unsafeunlock/...")
 }
 
 func TestRedis84FixedCodeIsClean(t *testing.T) {
+	t.Parallel()
 	lvtest.FixedIsCleanPerFix(t, filepath.Join(lvtest.TestData(t), "redis84", "unsafeunlock"), redis84, "./...")
 }
 
@@ -38,6 +42,7 @@ func TestRedis84FixedCodeIsClean(t *testing.T) {
 // (redisops/valkey.go). Its testdata is a tree of its own, as it has
 // cases for LV201 only; docs/clients.md counts the per-check trees.
 func TestValkey(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), unsafeunlock.Analyzer, "./valkey/unsafeunlock/...")
 	lvtest.FixedIsClean(t, lvtest.TestData(t), unsafeunlock.Analyzer, "./valkey/unsafeunlock/...")
 }
@@ -47,6 +52,7 @@ func TestValkey(t *testing.T) {
 // the release helper, naming the helper and where its DEL is (the helper's
 // own package cannot pair Take and Drop: no lock names).
 func TestImportedSummaries(t *testing.T) {
+	t.Parallel()
 	sums := map[string]*redisops.Summary{
 		"lockvet.test/imported/cache.Take": {Func: "lockvet.test/imported/cache.Take", Name: "Take", Kind: lvconfig.AcquireFunc,
 			Key: 1, KeyTemplate: "$", Value: -1, ValueConst: `"1"`, TTL: -1, TTLConst: "10 * time.Second", Returns: true,

@@ -23,6 +23,7 @@ import (
 // Match, and Of finds the same same-function and same-shape evidence as
 // the plain scan of every acquire.
 func TestIndexSameAnswers(t *testing.T) {
+	t.Parallel()
 	pkgs := lvtest.Load(t, "./...")
 	var problems []string
 	checked := 0

@@ -32,5 +32,6 @@ var dump = &analysis.Analyzer{
 }
 
 func TestEvidence(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, lvtest.TestData(t), dump, "./lockid/...")
 }

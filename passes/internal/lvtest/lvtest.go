@@ -5,6 +5,9 @@
 // with GOPROXY=off, so the modules must already be in the module cache;
 // TestData downloads them through the configured proxy first, once per
 // test binary.
+//
+// Importing lvtest imports internal/testgc: the test binaries that load
+// the test module from source run their garbage collector less often.
 package lvtest
 
 import (
@@ -14,6 +17,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	_ "github.com/lockvet/lockvet/internal/testgc"
 
 	"golang.org/x/tools/go/packages"
 )
