@@ -18,7 +18,9 @@ import (
 //
 // the key is Param{Index: 1, Name: "id", Template: `("lock:"+$)`}. A key
 // built from a field of the receiver has Index -1 and a template such as
-// `$.key`.
+// `$.key`; a parameter with fields of the receiver around it
+// (l.prefix + name) has the parameter's index, and the fields in the
+// template as `recv.prefix`.
 type Param struct {
 	Index    int // the parameter's position, the receiver not counted; -1 for the receiver
 	Name     string
@@ -40,10 +42,24 @@ func ParamKey(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.Expr)
 	sig := fn.Signature()
 	t := &templ{info: info, sig: sig, body: body, param: nil}
 	var b strings.Builder
-	if !t.write(&b, e) || t.param == nil {
+	if !t.write(&b, e) {
 		return Param{}, false
 	}
-	p := Param{Index: -1, Name: t.param.Name(), Template: b.String()}
+	tmpl := b.String()
+	switch {
+	case t.param == nil && !t.recv:
+		return Param{}, false
+	case t.param == nil:
+		// Built from the receiver's fields only.
+		t.param = sig.Recv()
+		tmpl = strings.ReplaceAll(tmpl, recvMark, "$")
+	default:
+		// A parameter with a receiver's field around it (l.prefix + name):
+		// the field is part of the template, as a package-level variable
+		// would be.
+		tmpl = strings.ReplaceAll(tmpl, recvMark, "recv")
+	}
+	p := Param{Index: -1, Name: t.param.Name(), Template: tmpl}
 	for i := range sig.Params().Len() {
 		if sig.Params().At(i) == t.param {
 			p.Index = i
@@ -61,8 +77,13 @@ type templ struct {
 	sig    *types.Signature
 	body   *ast.BlockStmt
 	param  *types.Var // the one parameter the key depends on
+	recv   bool       // the key depends on fields of the receiver
 	locals int        // local variables followed on the current path
 }
+
+// recvMark stands for the receiver in a template being written: a NUL,
+// which no constant's ExactString contains.
+const recvMark = "\x00"
 
 // use records that the key depends on v, which must be the only
 // parameter it depends on.
@@ -144,8 +165,9 @@ func (t *templ) write(b *strings.Builder, e ast.Expr) bool {
 		if !ok || t.sig.Recv() == nil || t.info.Uses[id] != t.sig.Recv() || AssignedIn(t.info, t.body, t.sig.Recv()) {
 			return false
 		}
-		b.WriteString("$." + strings.Join(path, "."))
-		return t.use(t.sig.Recv())
+		b.WriteString(recvMark + "." + strings.Join(path, "."))
+		t.recv = true
+		return true
 	case *ast.BinaryExpr:
 		if e.Op != token.ADD {
 			return false

@@ -65,3 +65,12 @@ func useLocals(ctx context.Context, id string) {
 	defer UnlockLocal(ctx, id)         // want `inferred delete UnlockLocal key=id`
 	RefreshLocal(ctx, id, time.Second) // want `inferred expire RefreshLocal key=id ttl=time.Second/duration`
 }
+
+// A receiver's field around the parameter: the field is in the template.
+type Prefixed struct {
+	prefix string
+}
+
+func (p *Prefixed) LockName(ctx context.Context, name string) bool { // want `summary LockName: acquire key=1 \(recv.prefix\+\$\) value="1" ttl=time.Minute returns lock paired at v9/locals.go:75`
+	return rdb.SetNX(ctx, p.prefix+name, "1", time.Minute).Val() // want `go-redis/v9 acquire SetNX`
+}
