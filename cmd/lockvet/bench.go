@@ -22,6 +22,13 @@ package main
 //	                 asks of an analyzer with facts), instead of linking
 //	                 the main module's packages only (internal/factgraph):
 //	                 the cost that linking avoids
+//	vetdeps=full     as go vet's tool, type-check a dependency with no
+//	                 facts to give in full, as unitchecker does, instead
+//	                 of its declarations only (vetdeps.go)
+//	vetlog=FILE      as go vet's tool, append a line to FILE for each
+//	                 package go vet runs it on: go vet's result cache
+//	                 does not see this variable, so an empty FILE says
+//	                 the cache answered and nothing was measured
 
 import (
 	"encoding/json"
@@ -44,8 +51,8 @@ const benchEnv = "LOCKVET_INTERNAL_BENCH"
 var benchStart = time.Now()
 
 type benchOptions struct {
-	floor, seq, allSyntax         bool
-	times, cpuprofile, memprofile string
+	floor, seq, allSyntax, vetDepsFull    bool
+	times, cpuprofile, memprofile, vetLog string
 }
 
 var bench = func() (o benchOptions) {
@@ -64,6 +71,10 @@ var bench = func() (o benchOptions) {
 			o.cpuprofile = v
 		case "memprofile":
 			o.memprofile = v
+		case "vetdeps":
+			o.vetDepsFull = v == "full"
+		case "vetlog":
+			o.vetLog = v
 		}
 	}
 	return o

@@ -36,6 +36,22 @@ func isVetInvocation(args []string) bool {
 // command line, so the same flags are declared on flag.CommandLine as
 // well, which also makes -flags list them for go vet.
 func vetMain(args []string) {
+	if bench.vetLog != "" && len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") {
+		if f, err := os.OpenFile(bench.vetLog, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			fmt.Fprintln(f, args[len(args)-1])
+			f.Close()
+		}
+	}
+	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") && !factsWanted(args[len(args)-1]) && !bench.vetDepsFull {
+		// A dependency lockvet has nothing to say about (vetdeps.go).
+		handled, err := vetTypesOnly(args[len(args)-1])
+		if handled {
+			if err != nil {
+				os.Exit(1) // as unitchecker does in VetxOnly mode
+			}
+			os.Exit(0)
+		}
+	}
 	var cf configFlags
 	pre := flag.NewFlagSet("lockvet", flag.ContinueOnError)
 	pre.SetOutput(io.Discard)

@@ -18,7 +18,11 @@
 //   - lockvet ./... with every check;
 //   - go vet ./... with its default analyzers, its result cache defeated
 //     (a distinct, inert -printf.funcs value per run), build cache warm;
-//   - go vet ./... as is, which on an unchanged module is a cache hit.
+//   - go vet ./... as is, which on an unchanged module is a cache hit;
+//   - go vet -vettool=lockvet ./..., its result cache defeated the same
+//     way (a distinct, inert -safe-release-funcs value per run: go vet
+//     keeps -c for itself and does not pass it on), every run checked
+//     to have run lockvet on the packages (LOCKVET_INTERNAL_BENCH=vetlog).
 //
 // Every tool runs once, untimed, before the rounds, so the build cache
 // (export data of dependencies, compiled test dependencies) is warm.
@@ -122,6 +126,8 @@ type tool struct {
 	name string
 	args func(b *bench) []string
 	env  []string
+	// vetLog: lockvet runs as go vet's tool; count the packages it ran on.
+	vetLog bool
 }
 
 var tools = []tool{
@@ -137,11 +143,13 @@ var tools = []tool{
 	{name: "vettool", args: func(b *bench) []string {
 		b.nonce++
 		// lockvet as go vet's vet tool. Its own inert flag value keeps
-		// go vet's cache from answering, as for go vet above: -c sets
-		// how many lines of context text output prints, none when
-		// negative.
-		return []string{"go", "vet", "-vettool=" + b.lockvet, fmt.Sprintf("-c=-%d", 2+b.nonce), "./..."}
-	}},
+		// go vet's cache from answering, as for go vet above: a declared
+		// safe release function in a package that does not exist. (Not
+		// -c: go vet implements -c itself and leaves it out of the
+		// tool's flags and of its cache key.)
+		return []string{"go", "vet", "-vettool=" + b.lockvet,
+			fmt.Sprintf("-safe-release-funcs=lockvetbench.invalid/nonce.F%d_%d:key=0", os.Getpid(), b.nonce), "./..."}
+	}, vetLog: true},
 }
 
 // sample is one measured run.
@@ -150,6 +158,7 @@ type sample struct {
 	rss       int64 // KiB, ru_maxrss
 	tree      int64 // KiB, sampled peak of the summed process tree
 	exit      int
+	vetRuns   int // packages go vet ran lockvet on (tools with vetLog)
 }
 
 type moduleResult struct {
@@ -232,6 +241,9 @@ func (b *bench) module(spec string) (*moduleResult, error) {
 			t := tools[(i+round)%len(tools)]
 			s, stderr := b.measure(dir, t)
 			r.samples[t.name] = append(r.samples[t.name], s)
+			if t.vetLog && s.vetRuns == 0 {
+				r.errs = append(r.errs, fmt.Sprintf("round %d: go vet ran lockvet on no package (its result cache answered): the %s time measures nothing", round+1, t.name))
+			}
 			if t.name == "lockvet" && stderr != "" {
 				r.lockvetStderrs = append(r.lockvetStderrs, firstLine(stderr))
 			}
@@ -264,7 +276,11 @@ func (b *bench) roundLine(r *moduleResult, round int) string {
 	var parts []string
 	for _, t := range tools {
 		s := r.samples[t.name][round]
-		parts = append(parts, fmt.Sprintf("%s %.2fs (cpu %.2fs) %dMB", t.name, s.wall.Seconds(), s.cpu.Seconds(), s.rss>>10))
+		part := fmt.Sprintf("%s %.2fs (cpu %.2fs) %dMB", t.name, s.wall.Seconds(), s.cpu.Seconds(), s.rss>>10)
+		if t.vetLog {
+			part += fmt.Sprintf(" (%d packages)", s.vetRuns)
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -300,7 +316,13 @@ func (b *bench) prepare(path, version string) (string, error) {
 // and its stderr.
 func (b *bench) measure(dir string, t tool) (sample, string) {
 	args := t.args(b)
-	cmd := command(dir, t.env, args[0], args[1:]...)
+	env := t.env
+	logFile := filepath.Join(b.work, "vetlog")
+	if t.vetLog {
+		os.Remove(logFile)
+		env = append(slices.Clone(env), "LOCKVET_INTERNAL_BENCH=vetlog="+logFile)
+	}
+	cmd := command(dir, env, args[0], args[1:]...)
 	var stderr bytes.Buffer
 	cmd.Stdout = io.Discard
 	cmd.Stderr = &stderr
@@ -320,6 +342,10 @@ func (b *bench) measure(dir string, t tool) (sample, string) {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		s.rss = ru.Maxrss // KiB on Linux
 		s.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	if t.vetLog {
+		data, _ := os.ReadFile(logFile)
+		s.vetRuns = bytes.Count(data, []byte("\n"))
 	}
 	return s, stderr.String()
 }

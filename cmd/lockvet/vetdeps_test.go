@@ -1,0 +1,80 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestVetTypesOnly: the vetx file lockvet writes for a dependency it has
+// no facts for (vetdeps.go) is one unitchecker reads. A package p is
+// written with vetTypesOnly: its function body holds a type error, which
+// a type-check that skips bodies does not see (the compiler would; here
+// it shows which path ran). Then lockvet, as go vet runs it on a package
+// it reports on (unitchecker, not VetxOnly), type-checks q, which uses
+// p's declarations, from that file.
+func TestVetTypesOnly(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		t.Helper()
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return file
+	}
+	cfg := func(name string, c map[string]any) string {
+		t.Helper()
+		data, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return write(name, string(data))
+	}
+
+	pSrc := write("p.go", `package p
+
+type Lock struct{ Key string }
+
+func New[K ~string](k K) *Lock { var n int = "not an int"; _ = n; return &Lock{Key: string(k)} }
+
+const TTL = 3 * 1000
+`)
+	pVetx := filepath.Join(dir, "p.vetx")
+	handled, err := vetTypesOnly(cfg("p.cfg", map[string]any{
+		"ID": "example.com/p", "ImportPath": "example.com/p", "GoVersion": "go1.22",
+		"GoFiles": []string{pSrc}, "ImportMap": map[string]string{}, "PackageVetx": map[string]string{},
+		"VetxOnly": true, "VetxOutput": pVetx, "Stdout": filepath.Join(dir, "p.stdout"),
+	}))
+	if !handled || err != nil {
+		t.Fatalf("vetTypesOnly(p) = %v, %v; want true, nil (bodies are not type-checked)", handled, err)
+	}
+
+	qSrc := write("q.go", `package q
+
+import "example.com/p"
+
+var L = p.New("order:1")
+
+var K string = L.Key
+
+var _ [p.TTL]byte
+`)
+	q := cfg("q.cfg", map[string]any{
+		"ID": "example.com/q", "Compiler": "gc", "Dir": dir, "ImportPath": "example.com/q", "GoVersion": "go1.22",
+		"GoFiles": []string{qSrc}, "NonGoFiles": []string{}, "IgnoredFiles": []string{},
+		"ImportMap":   map[string]string{"example.com/p": "example.com/p"},
+		"PackageFile": map[string]string{}, "Standard": map[string]bool{},
+		"PackageVetx": map[string]string{"example.com/p": pVetx},
+		"VetxOnly":    false, "VetxOutput": filepath.Join(dir, "q.vetx"), "Stdout": filepath.Join(dir, "q.stdout"),
+	})
+	r := command(t, dir, lockvetBin, "-json", q)
+	if r.code != 0 {
+		t.Fatalf("lockvet on q, importing p's vetx file: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "q.vetx")); err != nil {
+		t.Errorf("lockvet on q wrote no vetx file: %v", err)
+	}
+}
