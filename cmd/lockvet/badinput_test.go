@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -758,19 +759,31 @@ func tiny%[1]d(ctx context.Context, rdb *redis.Client, key, token string) bool {
 	}
 }
 
-// coverBinary builds lockvet with counters in its own packages.
+// coverBinary builds lockvet with counters in its own packages, once for
+// the tests that ask for it (parallel tests: each building it on its own
+// compiled every package with counters up to three times at once).
 func coverBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(filepath.Dir(lockvetBin), "lockvet-cover")
-	if _, err := os.Stat(bin); err == nil {
-		return bin
+	coverOnce.Do(func() {
+		bin := filepath.Join(filepath.Dir(lockvetBin), "lockvet-cover")
+		out, err := exec.Command("go", "build", "-cover", "-covermode=count", "-coverpkg=github.com/lockvet/lockvet/...", "-o", bin, ".").CombinedOutput()
+		if err != nil {
+			coverErr = fmt.Errorf("go build -cover: %v\n%s", err, out)
+			return
+		}
+		coverBin = bin
+	})
+	if coverErr != nil {
+		t.Fatal(coverErr)
 	}
-	out, err := exec.Command("go", "build", "-cover", "-covermode=count", "-coverpkg=github.com/lockvet/lockvet/...", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build -cover: %v\n%s", err, out)
-	}
-	return bin
+	return coverBin
 }
+
+var (
+	coverOnce sync.Once
+	coverBin  string
+	coverErr  error
+)
 
 // coveredWork sums statements × executions over the counters in dir.
 func coveredWork(t *testing.T, dir string) int64 {
