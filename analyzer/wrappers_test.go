@@ -8,12 +8,12 @@ import (
 	"sync"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/lockvet/lockvet/analyzer"
 	"github.com/lockvet/lockvet/internal/factgraph"
+	"github.com/lockvet/lockvet/internal/onceload"
 )
 
 // The wrappers testdata (passes/testdata/wrappers) is an in-house Store
@@ -64,31 +64,35 @@ func testData(t *testing.T) string {
 func TestDeclaredWrappers(t *testing.T) {
 	t.Parallel()
 	dir := testData(t)
-	for _, check := range []string{"setnxexpire", "ttlunit", "noexpire", "acquireresult", "outlive", "unsafeunlock", "unsaferenew", "constvalue"} {
-		t.Run(check, func(t *testing.T) {
-			t.Parallel()
-			cfg := wrapperConfig
-			cfg.Checks = []string{check}
-			as, err := analyzer.Analyzers(&cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(as) != 1 {
-				t.Fatalf("got %d analyzers for %s", len(as), check)
-			}
-			n := 0
-			for _, r := range analysistest.Run(t, dir, as[0], "./wrappers/"+check+"/...") {
-				for _, d := range r.Diagnostics {
-					n++
-					if len(d.SuggestedFixes) > 0 {
-						t.Errorf("%s: a finding through a declared wrapper offers a fix: %s", r.Pass.Fset.Position(d.Pos), d.Message)
-					}
+	checks := []string{"setnxexpire", "ttlunit", "noexpire", "acquireresult", "outlive", "unsafeunlock", "unsaferenew", "constvalue"}
+	cfg := wrapperConfig
+	cfg.Checks = checks
+	as, err := analyzer.Analyzers(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(as) != len(checks) {
+		t.Fatalf("got %d analyzers for the %d checks %v", len(as), len(checks), checks)
+	}
+	// Each check on its own packages, as analysistest.Run would check
+	// it, over one load of them all (onceload).
+	var cases []onceload.Case
+	for _, a := range as {
+		cases = append(cases, onceload.Case{Analyzer: a, Patterns: []string{"./wrappers/" + a.Name + "/..."}})
+	}
+	for i, results := range onceload.Run(t, dir, cases...) {
+		n := 0
+		for _, r := range results {
+			for _, d := range r.Diagnostics {
+				n++
+				if len(d.SuggestedFixes) > 0 {
+					t.Errorf("%s: a finding through a declared wrapper offers a fix: %s", r.Pass.Fset.Position(d.Pos), d.Message)
 				}
 			}
-			if n == 0 {
-				t.Errorf("%s reported nothing through the wrappers", check)
-			}
-		})
+		}
+		if n == 0 {
+			t.Errorf("%s reported nothing through the wrappers", cases[i].Analyzer.Name)
+		}
 	}
 }
 

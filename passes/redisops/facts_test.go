@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/lockvet/lockvet/internal/onceload"
 	"github.com/lockvet/lockvet/passes/acquireresult"
 	"github.com/lockvet/lockvet/passes/checkthendel"
 	"github.com/lockvet/lockvet/passes/internal/lvtest"
@@ -32,17 +33,19 @@ func TestFacts(t *testing.T) {
 		billings = append(billings, "./"+filepath.ToSlash(filepath.Join("xpkg", c, "billing")))
 	}
 	t.Run("facts", func(t *testing.T) {
+		t.Parallel()
 		analysistest.Run(t, dir, redisops.Analyzer, helpers...)
 	})
-	t.Run("release", func(t *testing.T) {
-		analysistest.Run(t, dir, unsafeunlock.Analyzer, orders...)
-	})
-	t.Run("outcome", func(t *testing.T) {
-		analysistest.Run(t, dir, acquireresult.Analyzer, billings...)
-	})
-	// A GET-compare-DEL release helper its package does not pair: LV202
-	// at the call that releases a lock, silent for a one-time code.
-	t.Run("checkthendel", func(t *testing.T) {
-		analysistest.Run(t, dir, checkthendel.Analyzer, "./xpkg/v9/settle")
+	// The checks at the call sites, over one load of their packages
+	// (onceload): the release (unsafeunlock), the outcome (acquireresult)
+	// and a GET-compare-DEL release helper its package does not pair
+	// (checkthendel: LV202 at the call that releases a lock, silent for a
+	// one-time code).
+	t.Run("callers", func(t *testing.T) {
+		t.Parallel()
+		onceload.Run(t, dir,
+			onceload.Case{Analyzer: unsafeunlock.Analyzer, Patterns: orders},
+			onceload.Case{Analyzer: acquireresult.Analyzer, Patterns: billings},
+			onceload.Case{Analyzer: checkthendel.Analyzer, Patterns: []string{"./xpkg/v9/settle"}})
 	})
 }

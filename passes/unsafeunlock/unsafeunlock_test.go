@@ -9,14 +9,21 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
+	"github.com/lockvet/lockvet/internal/onceload"
 	"github.com/lockvet/lockvet/passes/internal/lvtest"
 	"github.com/lockvet/lockvet/passes/redisops"
 	"github.com/lockvet/lockvet/passes/unsafeunlock"
 )
 
+// TestUnsafeUnlock: the check's cases, those configured for Redis 8.4
+// (redis84) and valkey-go's (TestValkey), with their golden files, over
+// one load of the three trees (onceload): each loaded on its own, the
+// standard library and the client modules were type-checked three times.
 func TestUnsafeUnlock(t *testing.T) {
 	t.Parallel()
-	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), unsafeunlock.Analyzer, "./unsafeunlock/...")
+	onceload.RunWithSuggestedFixes(t, lvtest.TestData(t),
+		onceload.Case{Analyzer: unsafeunlock.Analyzer, Patterns: []string{"./unsafeunlock/...", "./valkey/unsafeunlock/..."}},
+		onceload.Case{Analyzer: redis84, Patterns: []string{"./redis84/unsafeunlock/..."}})
 }
 
 func TestFixedCodeIsClean(t *testing.T) {
@@ -28,11 +35,6 @@ func TestFixedCodeIsClean(t *testing.T) {
 // client has it, and the script the second.
 var redis84 = unsafeunlock.New(redisops.Analyzer, &lvconfig.Config{RedisVersion: "8.4"})
 
-func TestRedis84(t *testing.T) {
-	t.Parallel()
-	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), redis84, "./redis84/unsafeunlock/...")
-}
-
 func TestRedis84FixedCodeIsClean(t *testing.T) {
 	t.Parallel()
 	lvtest.FixedIsCleanPerFix(t, filepath.Join(lvtest.TestData(t), "redis84", "unsafeunlock"), redis84, "./...")
@@ -41,9 +43,9 @@ func TestRedis84FixedCodeIsClean(t *testing.T) {
 // valkey-go's native client: rueidis' adapter under another module path
 // (redisops/valkey.go). Its testdata is a tree of its own, as it has
 // cases for LV201 only; docs/clients.md counts the per-check trees.
+// TestUnsafeUnlock checks its findings and golden files.
 func TestValkey(t *testing.T) {
 	t.Parallel()
-	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), unsafeunlock.Analyzer, "./valkey/unsafeunlock/...")
 	lvtest.FixedIsClean(t, lvtest.TestData(t), unsafeunlock.Analyzer, "./valkey/unsafeunlock/...")
 }
 
