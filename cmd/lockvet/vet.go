@@ -36,20 +36,10 @@ func isVetInvocation(args []string) bool {
 // command line, so the same flags are declared on flag.CommandLine as
 // well, which also makes -flags list them for go vet.
 func vetMain(args []string) {
-	if bench.vetLog != "" && len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") {
+	if file := vetConfigFile(args); bench.vetLog != "" && file != "" {
 		if f, err := os.OpenFile(bench.vetLog, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-			fmt.Fprintln(f, args[len(args)-1])
+			fmt.Fprintln(f, file)
 			f.Close()
-		}
-	}
-	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") && !factsWanted(args[len(args)-1]) && !bench.vetDepsFull {
-		// A dependency lockvet has nothing to say about (vetdeps.go).
-		handled, err := vetTypesOnly(args[len(args)-1])
-		if handled {
-			if err != nil {
-				os.Exit(1) // as unitchecker does in VetxOnly mode
-			}
-			os.Exit(0)
 		}
 	}
 	var cf configFlags
@@ -59,6 +49,23 @@ func vetMain(args []string) {
 	if err := pre.Parse(pickFlags(pre, args)); err != nil {
 		fmt.Fprintf(os.Stderr, "lockvet: %v\n", err)
 		os.Exit(exitError)
+	}
+	if file := vetConfigFile(args); file != "" && !bench.vetDepsFull && !hasFlag(args, "fix") && !hasFlag(args, "diff") {
+		// A package lockvet has nothing to say about (vetdeps.go).
+		// A package that does not type-check goes on to unitchecker,
+		// which says why, except a dependency: unitchecker exits 1 there
+		// without a word (go vet ignores it).
+		dep := !factsWanted(file)
+		lockPkg, err := analyzer.LockPackages(cf.analyzerConfig())
+		if err == nil {
+			handled, err := vetTypesOnly(file, dep, lockPkg, hasFlag(args, "json"))
+			switch {
+			case handled && err == nil:
+				os.Exit(0)
+			case handled && dep:
+				os.Exit(1)
+			}
+		}
 	}
 	analyzers, err := analyzer.Analyzers(cf.analyzerConfig())
 	if err != nil {
@@ -76,6 +83,26 @@ func vetMain(args []string) {
 	}
 	new(configFlags).register(flag.CommandLine)
 	unitchecker.Main(analyzers...) // does not return
+}
+
+// vetConfigFile is the vet configuration file go vet names last, or "".
+func vetConfigFile(args []string) string {
+	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") {
+		return args[len(args)-1]
+	}
+	return ""
+}
+
+// hasFlag reports whether args set the boolean flag name (-name,
+// -name=true).
+func hasFlag(args []string, name string) bool {
+	for _, a := range args {
+		n, v, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && n == name && v != "false" {
+			return true
+		}
+	}
+	return false
 }
 
 // idFirst returns a copy of a whose messages start with the check ID

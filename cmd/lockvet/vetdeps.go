@@ -28,6 +28,16 @@ import (
 // its declarations in that file. vetTypesOnly writes it as unitchecker
 // would, with no facts, after a type-check that skips function bodies.
 // Importers cannot tell the difference: export data holds no bodies.
+//
+// The same holds for a package go vet asks lockvet to report on, or
+// one of the main module, when it cannot hold a lock operation: none
+// of the packages its imports' types mention is a client, a lock
+// library or the package of a declared wrapper (a call of a client's
+// method needs the client's types, so they appear in some import's
+// export data), and no import carries a fact (a summary of a lock
+// helper). lockvet's checks have nothing to read there, as on the
+// cheap path of its own driver; it writes the same empty report
+// unitchecker would.
 
 // vetDepConfig is the part of go vet's configuration file that
 // vetTypesOnly reads (the format is unitchecker.Config's).
@@ -40,6 +50,7 @@ type vetDepConfig struct {
 	VetxOnly    bool
 	VetxOutput  string
 	Stdout      string
+	FixArchive  string
 }
 
 // vetxMagic and the layout below are unitchecker's vetx file format: the
@@ -48,39 +59,29 @@ type vetDepConfig struct {
 // the gob-encoded facts.
 const vetxMagic = "vetx"
 
-// vetTypesOnly handles one VetxOnly invocation for a package lockvet
-// has no facts for. It reports whether it did (false: let unitchecker
-// do it, for a configuration it does not expect); the error is a
-// package that does not type-check, for which unitchecker also exits 1
-// in VetxOnly mode, silently.
-func vetTypesOnly(file string) (bool, error) {
+// vetTypesOnly handles one invocation by go vet, for a package lockvet
+// has nothing to report on or export: a dependency with no facts to give
+// (dep), or any package whose imports show no lock operation can be in
+// it (lockPkg tells the packages that make one possible). It reports
+// whether it did (false: let unitchecker do it); the error is a package
+// that does not type-check, for which unitchecker exits 1 too.
+// jsonOut is whether go vet asked for JSON (-json), which unitchecker
+// prints even when there is nothing to report.
+func vetTypesOnly(file string, dep bool, lockPkg func(string) bool, jsonOut bool) (bool, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return false, nil
 	}
 	var cfg vetDepConfig
-	if json.Unmarshal(data, &cfg) != nil || !cfg.VetxOnly || cfg.VetxOutput == "" || len(cfg.GoFiles) == 0 {
+	if json.Unmarshal(data, &cfg) != nil || cfg.VetxOutput == "" || len(cfg.GoFiles) == 0 || cfg.FixArchive != "" || dep && !cfg.VetxOnly {
 		return false, nil
-	}
-	if cfg.Stdout != "" {
-		f, err := os.Create(cfg.Stdout)
-		if err != nil {
-			return true, err
-		}
-		f.Close()
 	}
 
 	fset := token.NewFileSet()
-	var files []*ast.File
-	for _, name := range cfg.GoFiles {
-		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return true, err
-		}
-		files = append(files, f)
-	}
 	imports := make(map[string]*types.Package)
-	importer := importerFunc(func(importPath string) (*types.Package, error) {
+	factsSeen := false
+	var importer types.Importer
+	importer = importerFunc(func(importPath string) (*types.Package, error) {
 		path, ok := cfg.ImportMap[importPath]
 		if !ok {
 			return nil, fmt.Errorf("can't resolve import %q", importPath)
@@ -95,12 +96,50 @@ func vetTypesOnly(file string) (bool, error) {
 		if !ok {
 			return nil, fmt.Errorf("no package vetx file for %q", path)
 		}
-		exp, err := vetxTypes(vetx)
+		exp, facts, err := readVetx(vetx)
 		if err != nil {
 			return nil, err
 		}
+		if facts {
+			factsSeen = true
+		}
 		return gcexportdata.Read(bytes.NewReader(exp), fset, imports, path)
 	})
+	if !dep {
+		// Every direct import first: the packages their types mention,
+		// and their facts, decide.
+		for _, path := range cfg.ImportMap {
+			if _, err := importer.Import(path); err != nil {
+				return false, nil // unitchecker reports it
+			}
+		}
+		if factsSeen {
+			return false, nil
+		}
+		for path := range imports {
+			if lockPkg(path) {
+				return false, nil
+			}
+		}
+	}
+	if cfg.Stdout != "" {
+		f, err := os.Create(cfg.Stdout)
+		if err != nil {
+			return true, err
+		}
+		if !cfg.VetxOnly && jsonOut {
+			fmt.Fprintln(f, "{}") // unitchecker's JSON tree with nothing in it
+		}
+		f.Close()
+	}
+	var files []*ast.File
+	for _, name := range cfg.GoFiles {
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return true, err
+		}
+		files = append(files, f)
+	}
 	conf := types.Config{
 		Importer:         importer,
 		Sizes:            types.SizesFor("gc", build.Default.GOARCH),
@@ -126,21 +165,23 @@ func vetTypesOnly(file string) (bool, error) {
 	return true, os.WriteFile(cfg.VetxOutput, out, 0o666)
 }
 
-// vetxTypes returns the export data in a vetx file, with the leading
-// 'i' that gcexportdata.Read expects.
-func vetxTypes(file string) ([]byte, error) {
+// readVetx returns the export data in a vetx file, with the leading
+// 'i' that gcexportdata.Read expects, and whether the file holds facts
+// (unitchecker writes none at all for a package with no facts).
+func readVetx(file string) ([]byte, bool, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if len(data) < 12 || string(data[:4]) != vetxMagic {
-		return nil, fmt.Errorf("vetx file %s: bad header", file)
+		return nil, false, fmt.Errorf("vetx file %s: bad header", file)
 	}
 	n := uint64(binary.LittleEndian.Uint32(data[4:8]))
-	if 12+n > uint64(len(data)) {
-		return nil, fmt.Errorf("vetx file %s: too short", file)
+	facts := uint64(binary.LittleEndian.Uint32(data[8:12]))
+	if 12+n+facts > uint64(len(data)) {
+		return nil, false, fmt.Errorf("vetx file %s: too short", file)
 	}
-	return append([]byte{'i'}, data[12:12+n]...), nil
+	return append([]byte{'i'}, data[12:12+n]...), facts > 0, nil
 }
 
 type importerFunc func(path string) (*types.Package, error)
