@@ -15,9 +15,10 @@ import (
 )
 
 // TestFacts: a helper package's lock helpers reach their callers in two
-// other packages as facts, for go-redis v9, redigo and rueidis: the
-// helpers carry the facts the testdata expects (and nothing else does: a
-// cache read, an unexported function), and the checks report at the call
+// other packages as facts, for go-redis v9, redigo, rueidis and
+// gomemcache: the helpers carry the facts the testdata expects (and
+// nothing else does: a cache read, an unexported function), and the
+// checks report at the call
 // sites as for declared wrappers: a dropped bool (LV105), a bare DEL
 // through a helper its own package does not pair with the acquire
 // (LV201, naming the helper and its Redis call); a release its package
@@ -32,6 +33,8 @@ func TestFacts(t *testing.T) {
 		orders = append(orders, "./"+filepath.ToSlash(filepath.Join("xpkg", c, "order")))
 		billings = append(billings, "./"+filepath.ToSlash(filepath.Join("xpkg", c, "billing")))
 	}
+	// gomemcache's helpers.
+	helpers = append(helpers, "./xpkg/memcache/lock")
 	t.Run("facts", func(t *testing.T) {
 		t.Parallel()
 		analysistest.Run(t, dir, redisops.Analyzer, helpers...)
@@ -40,12 +43,12 @@ func TestFacts(t *testing.T) {
 	// (onceload): the release (unsafeunlock), the outcome (acquireresult)
 	// and a GET-compare-DEL release helper its package does not pair
 	// (checkthendel: LV202 at the call that releases a lock, silent for a
-	// one-time code).
+	// one-time code and for another key, on every client).
 	t.Run("callers", func(t *testing.T) {
 		t.Parallel()
 		onceload.Run(t, dir,
-			onceload.Case{Analyzer: unsafeunlock.Analyzer, Patterns: orders},
+			onceload.Case{Analyzer: unsafeunlock.Analyzer, Patterns: append(orders, "./xpkg/memcache/order")},
 			onceload.Case{Analyzer: acquireresult.Analyzer, Patterns: billings},
-			onceload.Case{Analyzer: checkthendel.Analyzer, Patterns: []string{"./xpkg/v9/settle"}})
+			onceload.Case{Analyzer: checkthendel.Analyzer, Patterns: []string{"./xpkg/v9/settle", "./xpkg/redigo/settle", "./xpkg/rueidis/settle", "./xpkg/memcache/settle"}})
 	})
 }
