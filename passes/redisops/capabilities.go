@@ -22,6 +22,8 @@ import (
 //	scopeOpener   run: pipelines, Watch        x
 //	flusher       run: Result.Flushes          x
 //	connFlusher   run: Result.Flushes                  x
+//	batchTyper    run: a handed batch          x
+//	connArger     run: a handed batch                  x
 //	scriptMaker   Op.ScriptSrc of s.Run(…)     x       x      x
 //	ttlSetter     Op.WithTTL (LV101, LV102)    x       x      x       x
 //	outcomer      Op.Outcome (LV105, …)        x       x      x       x        x        x
@@ -64,6 +66,23 @@ type flusher interface {
 // whose replies it returns, and the batch's scope.
 type connFlusher interface {
 	connFlush(pass *analysis.Pass, call *ast.CallExpr) (Scope, bool)
+}
+
+// batchTyper is implemented by adapters whose batches are values of
+// their own types (a go-redis Pipeliner): a function with a parameter of
+// such a type queues what it calls on it in its caller's batch
+// (Scope.Param).
+type batchTyper interface {
+	batchType(t types.Type) bool
+}
+
+// connArger is implemented by adapters whose batches are commands on a
+// connection (connFlusher): argScope is the scope that a command queued
+// on the connection arg, by a helper called at call, runs in: the
+// transaction or pipeline open on arg there. ok is false when arg is not
+// the client's connection.
+type connArger interface {
+	argScope(pass *analysis.Pass, call *ast.CallExpr, arg ast.Expr) (sc Scope, ok bool)
 }
 
 // scriptMaker is implemented by adapters whose script objects are made

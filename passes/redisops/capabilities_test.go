@@ -19,6 +19,8 @@ func TestCapabilityTable(t *testing.T) {
 		"scopeOpener":  func(a adapter) bool { _, ok := a.(scopeOpener); return ok },
 		"flusher":      func(a adapter) bool { _, ok := a.(flusher); return ok },
 		"connFlusher":  func(a adapter) bool { _, ok := a.(connFlusher); return ok },
+		"batchTyper":   func(a adapter) bool { _, ok := a.(batchTyper); return ok },
+		"connArger":    func(a adapter) bool { _, ok := a.(connArger); return ok },
 		"scriptMaker":  func(a adapter) bool { _, ok := a.(scriptMaker); return ok },
 		"ttlSetter":    func(a adapter) bool { _, ok := a.(ttlSetter); return ok },
 		"outcomer":     func(a adapter) bool { _, ok := a.(outcomer); return ok },

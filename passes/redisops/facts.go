@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -47,7 +48,11 @@ func (*HelperFact) AFact() {}
 // "acquire-funcs:key=1,ttl=2"; the fact expectations of tests match it.
 func (f *HelperFact) String() string {
 	w := f.Summary.Wrapper()
-	return describeWrapper(&w)
+	s := describeWrapper(&w)
+	if f.Summary.Queued {
+		s += " queued on " + strconv.Itoa(f.Summary.Batch)
+	}
+	return s
 }
 
 // describeWrapper writes w as its declaration's kind and options.

@@ -33,8 +33,9 @@ func TestFacts(t *testing.T) {
 		orders = append(orders, "./"+filepath.ToSlash(filepath.Join("xpkg", c, "order")))
 		billings = append(billings, "./"+filepath.ToSlash(filepath.Join("xpkg", c, "billing")))
 	}
-	// gomemcache's helpers.
-	helpers = append(helpers, "./xpkg/memcache/lock")
+	// gomemcache's helpers, and helpers that queue on a batch their
+	// callers hand them (Summary.Queued).
+	helpers = append(helpers, "./xpkg/memcache/lock", "./xpkg/queue/lock")
 	t.Run("facts", func(t *testing.T) {
 		t.Parallel()
 		analysistest.Run(t, dir, redisops.Analyzer, helpers...)

@@ -42,6 +42,7 @@ var (
 	_ adapter      = goRedis{}
 	_ scopeOpener  = goRedis{}
 	_ flusher      = goRedis{}
+	_ batchTyper   = goRedis{}
 	_ scriptMaker  = goRedis{}
 	_ ttlSetter    = goRedis{}
 	_ outcomer     = goRedis{}
@@ -121,6 +122,21 @@ func (goRedis) opensScope(fn *types.Func) (ScopeKind, bool, int, bool) {
 		return Direct, true, ctx, true
 	}
 	return 0, false, 0, false
+}
+
+// batchType: a Pipeliner (the interface TxPipelined and Pipelined hand
+// their callbacks, TxPipeline and Pipeline return) or a *Pipeline only
+// queues what is called on it.
+func (goRedis) batchType(t types.Type) bool {
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	n, ok := t.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || goRedisPaths[n.Obj().Pkg().Path()] == "" {
+		return false
+	}
+	return n.Obj().Name() == "Pipeliner" || n.Obj().Name() == "Pipeline"
 }
 
 // flushes: Exec sends the queued commands and empties the pipeline

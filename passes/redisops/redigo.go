@@ -42,6 +42,7 @@ func init() {
 var (
 	_ adapter      = redigo{}
 	_ connFlusher  = redigo{}
+	_ connArger    = redigo{}
 	_ scriptMaker  = redigo{}
 	_ ttlSetter    = redigo{}
 	_ outcomer     = redigo{}
@@ -386,17 +387,93 @@ func stateAt(pass *analysis.Pass, at *ast.CallExpr, conn ast.Expr) connState {
 // by the first Send since the connection last sent), or when a Do sends
 // it together with earlier Sends; otherwise direct. InWatch is set while
 // a WATCH is in effect.
+//
+// A connection that is a parameter of the function, on which the
+// function only queues commands (handedConn), is the caller's batch: its
+// pipeline scope is Param.
 func connScope(pass *analysis.Pass, call *ast.CallExpr, rc *redigoCall) Scope {
 	s := stateAt(pass, call, rc.conn)
 	switch {
 	case s.tx != nil:
 		return Scope{Kind: Tx, Node: s.tx, Client: s.txConn, InWatch: s.watch}
 	case s.pipe != nil:
-		return Scope{Kind: Pipeline, Node: s.pipe, Client: rc.conn}
+		return Scope{Kind: Pipeline, Node: s.pipe, Client: rc.conn, Param: handedConn(pass, call, rc.conn)}
 	case rc.send:
-		return Scope{Kind: Pipeline, Node: call, Client: rc.conn}
+		return Scope{Kind: Pipeline, Node: call, Client: rc.conn, Param: handedConn(pass, call, rc.conn)}
 	}
 	return Scope{InWatch: s.watch}
+}
+
+// handedConn reports whether conn, used by call, is a parameter of the
+// function declaration around call that the function never assigns and
+// only queues commands on (Send): no Do, Flush, Receive or Close on it,
+// and no MULTI or EXEC (stateAt would have seen a MULTI before call).
+// What it queues runs in its caller's batch.
+func handedConn(pass *analysis.Pass, call *ast.CallExpr, conn ast.Expr) bool {
+	info := pass.TypesInfo
+	id, ok := ast.Unparen(conn).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.IsField() {
+		return false
+	}
+	file := fileAt(pass, nil, call.Pos())
+	if file == nil {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(file, call.Pos(), call.Pos())
+	var decl *ast.FuncDecl
+	for _, n := range path {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false // run at another time, or not at all
+		}
+		if d, ok := n.(*ast.FuncDecl); ok {
+			decl = d
+			break
+		}
+	}
+	if decl == nil || decl.Body == nil || v.Pos() < decl.Type.Params.Pos() || v.Pos() >= decl.Type.Params.End() ||
+		keyid.AssignedIn(info, decl.Body, v) {
+		return false
+	}
+	only := true
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || !only {
+			return only
+		}
+		if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+			if x, ok := ast.Unparen(sel.X).(*ast.Ident); ok && info.Uses[x] == v && sel.Sel.Name != "Send" {
+				only = false // Do, Flush, Receive, Close, …
+			}
+		}
+		if rc, ok := parseRedigo(info, c); ok {
+			x, _ := ast.Unparen(rc.conn).(*ast.Ident)
+			switch {
+			case !rc.send && x != nil && info.Uses[x] == v:
+				only = false // redis.DoContext(c, …), s.Do(c, …)
+			case rc.name == "MULTI" || rc.name == "EXEC" || rc.name == "DISCARD":
+				only = false
+			}
+		}
+		return only
+	})
+	return only
+}
+
+// argScope is the scope of what a helper called at call queues on the
+// redigo connection arg: the transaction or pipeline open on arg there,
+// or a pipeline of its own, which is the caller's caller's when arg is
+// itself handed to the caller (connScope).
+func (redigo) argScope(pass *analysis.Pass, call *ast.CallExpr, arg ast.Expr) (Scope, bool) {
+	t := types.Unalias(pass.TypesInfo.TypeOf(arg))
+	n, ok := t.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || redigoPaths[n.Obj().Pkg().Path()] == "" {
+		return Scope{}, false
+	}
+	return connScope(pass, call, &redigoCall{conn: arg, send: true}), true
 }
 
 // connFlush records the calls that end a batch and whose reply stands for

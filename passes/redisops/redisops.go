@@ -25,6 +25,7 @@ import (
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/passes/internal/constval"
+	"github.com/lockvet/lockvet/passes/internal/keyid"
 )
 
 // Kind is the normalized operation a client call performs.
@@ -106,6 +107,14 @@ type Scope struct {
 	Client ast.Expr
 	// InWatch is set inside a Watch callback (optimistic transaction).
 	InWatch bool
+	// Param is set when the batch is the caller's: the operation is
+	// queued on a pipeline or connection that is a parameter of its
+	// function, and nothing in the function opens or sends that batch
+	// (a helper handed a go-redis Pipeliner, or a redigo connection it
+	// only Sends on). Node is then the first call queued on it there.
+	// The caller may have opened a transaction or a pipeline: Kind is
+	// Pipeline either way.
+	Param bool
 }
 
 // Op is one normalized client operation.
@@ -438,7 +447,9 @@ func (b *builder) call(cur inspector.Cursor) {
 	call := cur.Node().(*ast.CallExpr)
 	fn, recv, ad := b.match(call)
 	if ad == b.inferred && ad != nil {
-		if op := b.inferred.opFor(b.pass, call, fn, b.imported(fn.Origin())); op != nil {
+		sum := b.imported(fn.Origin())
+		if op := b.inferred.opFor(b.pass, call, fn, sum); op != nil {
+			op.Scope = b.queuedScope(cur, call, sum)
 			b.add(cur, op, ad, recv)
 		}
 		return
@@ -602,7 +613,60 @@ func (b *builder) funcOf(encl ast.Node) *Func {
 
 // scopeOf is the scope of a call on receiver recv at cur.
 func (b *builder) scopeOf(cur inspector.Cursor, recv ast.Expr) Scope {
-	return scopeOf(b.pass.TypesInfo, cur, recv, b.closureScopes, b.valueScopes)
+	sc := scopeOf(b.pass.TypesInfo, cur, recv, b.closureScopes, b.valueScopes)
+	if sc == (Scope{}) {
+		if ps, ok := b.paramScope(cur, recv); ok {
+			return ps
+		}
+	}
+	return sc
+}
+
+// paramScope is the scope of a call on recv at cur when recv is a
+// parameter of a function around cur whose type is a batch by itself (a
+// go-redis Pipeliner: batchTyper), never assigned there: the caller's
+// batch (Scope.Param), opened by the first call on it in source order.
+func (b *builder) paramScope(cur inspector.Cursor, recv ast.Expr) (Scope, bool) {
+	id, ok := ast.Unparen(recv).(*ast.Ident)
+	if !ok {
+		return Scope{}, false
+	}
+	v, ok := b.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.IsField() {
+		return Scope{}, false
+	}
+	batch := false
+	for _, a := range adapters {
+		if bt, ok := a.(batchTyper); ok && bt.batchType(v.Type()) {
+			batch = true
+		}
+	}
+	if !batch {
+		return Scope{}, false
+	}
+	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		var ft *ast.FuncType
+		var body *ast.BlockStmt
+		switch n := c.Node().(type) {
+		case *ast.FuncDecl:
+			ft, body = n.Type, n.Body
+		case *ast.FuncLit:
+			ft, body = n.Type, n.Body
+		}
+		if ft.Params == nil || v.Pos() < ft.Params.Pos() || v.Pos() >= ft.Params.End() {
+			continue
+		}
+		if keyid.AssignedIn(b.pass.TypesInfo, body, v) {
+			return Scope{}, false
+		}
+		sc := Scope{Kind: Pipeline, Node: cur.Node().(*ast.CallExpr), Client: recv, Param: true}
+		if b.valueScopes == nil {
+			b.valueScopes = map[types.Object]Scope{}
+		}
+		b.valueScopes[v] = sc
+		return sc, true
+	}
+	return Scope{}, false
 }
 
 // resolveScripts fills ScriptSrc for script operations whose source is an

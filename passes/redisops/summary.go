@@ -64,11 +64,18 @@ import (
 //     helper in another package that its package cannot pair) the call
 //     site is reported, naming the helper and where its Redis call is.
 //
+// A helper handed its caller's batch (a go-redis Pipeliner, a redigo
+// connection it only Sends on: Scope.Param) is summarized as queued
+// (Summary.Queued): a call of it queues the operation in the batch its
+// argument is at the call, so that SETNX in one helper and EXPIRE in
+// another, called in one transaction, are LV102's pair there.
+//
 // What is not inferred: functions reached through an interface or a
 // function value (only static calls become ops: declare those), helpers
 // whose key is not built from exactly one parameter (keyid.ParamKey),
 // functions with more than one lock operation of a kind, operations
-// queued in a pipeline or transaction, and functions in _test.go files.
+// queued in a pipeline or transaction the function opens or sends
+// itself, and functions in _test.go files.
 
 // Form is how a release or renew helper treats the owner.
 type Form uint8
@@ -135,6 +142,11 @@ type Summary struct {
 	// or command (SetNX, Del, EXPIRE).
 	Where  string
 	Method string
+	// Queued: the helper queues its operation on a batch its caller
+	// hands it (Scope.Param), the parameter at index Batch (the
+	// receiver not counted), rather than sending it.
+	Queued bool
+	Batch  int
 	// Via is, at Depth > 0, the summarized function the helper calls
 	// (its Name); Depth is how many helpers lie between a call of this
 	// function and the Redis call.
@@ -259,10 +271,19 @@ func (s *summarizer) ofFunc(f *Func, depth int) (*types.Func, *Summary) {
 		return nil, nil
 	}
 	var main *Op
-	var gets, expires int
+	var gets, expires, direct int
+	var batch *Scope // the caller's batch the ops are queued on
 	for _, op := range f.Ops {
-		if op.Scope.Kind != Direct {
+		switch {
+		case op.Scope.Param:
+			if batch != nil && batch.Node != op.Scope.Node {
+				return nil, nil
+			}
+			batch = &op.Scope
+		case op.Scope.Kind != Direct:
 			return nil, nil
+		default:
+			direct++
 		}
 		switch op.Kind {
 		case Get:
@@ -290,10 +311,30 @@ func (s *summarizer) ofFunc(f *Func, depth int) (*types.Func, *Summary) {
 	sum := &Summary{
 		Func: fullName(fn), Name: fn.Name(), Key: key.Index, KeyTemplate: key.Template,
 		Value: -1, TTL: -1, Depth: depth, local: true, Method: main.Method,
-		Where: where(pass.Fset, main.Call.Pos()),
+		Where: where(pass.Fset, main.Call.Pos()), Batch: -1,
+	}
+	if batch != nil {
+		if direct > 0 || gets > 0 {
+			return nil, nil // a GET queued with the release compares nothing
+		}
+		if sum.Batch = s.batchParam(fn, decl, batch); sum.Batch < 0 {
+			return nil, nil
+		}
+		sum.Queued = true
 	}
 	if v := main.Via; v != nil {
-		sum.KeyTemplate = strings.ReplaceAll(v.KeyTemplate, "$", key.Template)
+		tmpl := v.KeyTemplate
+		if keyid.UsesRecv(tmpl) {
+			// The key is built from the receiver of the call as well:
+			// say which, from fn's side (its receiver, a package-level
+			// variable), or give up.
+			path, ok := keyid.RecvPath(pass.TypesInfo, fn, decl.Body, main.Recv)
+			if !ok {
+				return nil, nil
+			}
+			tmpl = keyid.SubstRecv(tmpl, path)
+		}
+		sum.KeyTemplate = strings.ReplaceAll(tmpl, "$", key.Template)
 		sum.Method, sum.Where, sum.Via = v.Method, v.Where, v.Name
 	}
 	if !s.kindOf(sum, main, gets, expires) {
@@ -301,6 +342,31 @@ func (s *summarizer) ofFunc(f *Func, depth int) (*types.Func, *Summary) {
 	}
 	s.operands(sum, fn, decl, main)
 	return fn, sum
+}
+
+// batchParam is the index of fn's parameter that is the batch sc, which
+// must not be sent or dropped in fn (a flush of it there), or -1.
+func (s *summarizer) batchParam(fn *types.Func, decl *ast.FuncDecl, sc *Scope) int {
+	for _, fl := range s.b.res.Flushes {
+		if fl.Scope.Node == sc.Node {
+			return -1
+		}
+	}
+	id, ok := ast.Unparen(sc.Client).(*ast.Ident)
+	if !ok {
+		return -1
+	}
+	v, ok := s.b.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || keyid.AssignedIn(s.b.pass.TypesInfo, decl.Body, v) {
+		return -1
+	}
+	ps := fn.Signature().Params()
+	for i := range ps.Len() {
+		if ps.At(i) == v {
+			return i
+		}
+	}
+	return -1
 }
 
 // kindOf sets sum's kind and form from the function's main op.
@@ -414,7 +480,8 @@ func (s *summarizer) operands(sum *Summary, fn *types.Func, decl *ast.FuncDecl, 
 		}
 	}
 	if sum.Kind == lvconfig.AcquireFunc {
-		sum.Returns = returnsOutcome(info, decl, main)
+		// A queued acquire's reply is read after the batch is sent.
+		sum.Returns = !sum.Queued && returnsOutcome(info, decl, main)
 		sum.Lock = lockname.LockLike(fn.Name(), true) || main.Via != nil && main.Via.Lock
 		if r := RecvType(fn); r != nil && lockname.LockLike(r.Name(), true) {
 			sum.Lock = true
@@ -557,12 +624,49 @@ func (s *summarizer) callOp(cur inspector.Cursor, fn *types.Func) *Func {
 	if op == nil {
 		return nil
 	}
+	op.Scope = s.b.queuedScope(cur, call, sum)
 	var recv ast.Expr
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		recv = sel.X
 	}
 	s.b.add(cur, op, s.b.inferred, recv)
 	return op.Func
+}
+
+// queuedScope is, for a call at cur of a helper summarized by sum, the
+// scope its operation runs in when the helper queues it on a batch its
+// caller hands it (Summary.Queued): the batch the argument is at the call
+// (a TxPipelined callback's pipeline, a pipeline value, a redigo
+// connection inside MULTI, or the caller's own parameter, Scope.Param).
+// A batch the call does not show is a pipeline with no Node: queued, so
+// no check reads the op as sent, and paired with nothing. The zero Scope
+// when the helper sends its operation itself.
+func (b *builder) queuedScope(cur inspector.Cursor, call *ast.CallExpr, sum *Summary) Scope {
+	if !sum.Queued {
+		return Scope{}
+	}
+	args := call.Args
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if s, ok := b.pass.TypesInfo.Selections[sel]; ok && s.Kind() == types.MethodExpr && len(args) > 0 {
+			args = args[1:]
+		}
+	}
+	unknown := Scope{Kind: Pipeline}
+	if sum.Batch < 0 || sum.Batch >= len(args) || call.Ellipsis.IsValid() {
+		return unknown
+	}
+	arg := args[sum.Batch]
+	if sc := b.scopeOf(cur, arg); sc.Node != nil {
+		return sc
+	}
+	for _, a := range adapters {
+		if ca, ok := a.(connArger); ok {
+			if sc, ok := ca.argScope(b.pass, call, arg); ok {
+				return sc
+			}
+		}
+	}
+	return unknown
 }
 
 // where is "dir/file.go:line" for pos.
@@ -581,7 +685,16 @@ type inferred struct {
 var (
 	_ adapter  = (*inferred)(nil)
 	_ outcomer = (*inferred)(nil)
+	_ adviser  = (*inferred)(nil)
 )
+
+// advice: the TTL of a helper's acquire is set inside the helper.
+func (in *inferred) advice(o *Op, a Advice) string {
+	if a != AdviseTTL || o.Via == nil || o.Via.Kind != lvconfig.AcquireFunc {
+		return ""
+	}
+	return "set the TTL in the " + o.Via.Method + " inside " + o.Via.Name
+}
 
 func newInferred() *inferred {
 	return &inferred{decl: &declared{byName: map[string]*lvconfig.Wrapper{}, names: map[string]bool{}}}
@@ -630,7 +743,36 @@ func (in *inferred) outcome(info *types.Info, o *Op) (Outcome, bool) {
 // that use the key as given), or both call helpers that build the key
 // with the same template. Two ops whose key expressions are the same key
 // name the same Redis key only then.
-func SameTemplate(a, b *Op) bool { return a.keyTemplate() == b.keyTemplate() }
+//
+// A template that builds the key from the helper's receiver as well
+// (l.prefix + name: keyid.UsesRecv) names the same key only on the same
+// receiver: the same variable or field in one function (keyid.Same), the
+// same package-level variable or field of one struct type across
+// functions (keyid.SameShape). a.Lock(ctx, k) and b.Unlock(ctx, k), on
+// two lockers with different prefixes, are two keys.
+func SameTemplate(a, b *Op) bool {
+	t := a.keyTemplate()
+	return t == b.keyTemplate() && (!keyid.UsesRecv(t) || sameRecv(a, b))
+}
+
+// sameRecv reports whether a and b are called on the same receiver.
+func sameRecv(a, b *Op) bool {
+	if a.Recv == nil || b.Recv == nil || a.Func == nil || b.Func == nil {
+		return false
+	}
+	info := a.Func.info
+	switch {
+	case a.Func == b.Func || encloses(a.Func.Node, b.Func.Node):
+		return keyid.Same(info, a.Func.Body, a.Recv, b.Recv)
+	case encloses(b.Func.Node, a.Func.Node):
+		return keyid.Same(info, b.Func.Body, a.Recv, b.Recv)
+	}
+	return keyid.SameShape(info, a.Recv, b.Recv)
+}
+
+func encloses(outer, inner ast.Node) bool {
+	return outer.Pos() <= inner.Pos() && inner.End() <= outer.End()
+}
 
 func (o *Op) keyTemplate() string {
 	if o.Via != nil {

@@ -65,6 +65,9 @@ func describeSummary(s *redisops.Summary) string {
 			out += " " + f.text
 		}
 	}
+	if s.Queued {
+		out += fmt.Sprintf(" queued=%d", s.Batch)
+	}
 	if s.Via != "" {
 		out += fmt.Sprintf(" via %s depth=%d", s.Via, s.Depth)
 	}

@@ -25,6 +25,12 @@
 // B().Set().Key(key).Value(token).Nx().PxMilliseconds(ms); gomemcache
 // Add(&memcache.Item{…, Expiration: seconds}).
 //
+// Helpers that queue on a pipeline their caller hands them (a go-redis
+// Pipeliner parameter, a redigo connection they only Send on), in this
+// package or another, count as their commands queued at the call: the
+// finding is at the call that queues the EXPIRE, naming each helper and
+// its Redis call, with no fix (the TTL goes into the helper's acquire).
+//
 // Reported:
 //
 //	_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {

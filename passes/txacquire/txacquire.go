@@ -38,7 +38,13 @@ builds. It is offered only when nothing reads the pipeline's command list
 (whose positions would shift) or the EXPIRE's result, and when the EXPIRE
 runs whenever the acquire is queued. Other clients: redigo Do("SET", key, token, "NX", "PX", ms); rueidis
 B().Set().Key(key).Value(token).Nx().PxMilliseconds(ms); gomemcache
-Add(&memcache.Item{…, Expiration: seconds}).`,
+Add(&memcache.Item{…, Expiration: seconds}).
+
+Helpers that queue on a pipeline their caller hands them (a go-redis
+Pipeliner parameter, a redigo connection they only Send on), in this
+package or another, count as their commands queued at the call: the
+finding is at the call that queues the EXPIRE, naming each helper and
+its Redis call, with no fix (the TTL goes into the helper's acquire).`,
 	Bad: `_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 	pipe.SetNX(ctx, key, token, 0)
 	pipe.Expire(ctx, key, 30*time.Second)
@@ -70,7 +76,10 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 	expires := map[*redisops.Op]int{} // acquire → expires paired with it
 	for _, f := range res.Funcs {
 		for _, e := range f.Ops {
-			if e.Kind != redisops.Expire || !batched(e) || e.TTL == nil || e.Key() == nil || e.DeletesKey() {
+			// A renew helper that fixes the TTL itself has no TTL at its
+			// call, and sets one all the same.
+			fixedTTL := e.TTL == nil && e.Via != nil && e.Via.TTLConst != ""
+			if e.Kind != redisops.Expire || !batched(e) || e.TTL == nil && !fixedTTL || e.Key() == nil || e.DeletesKey() {
 				continue
 			}
 			for _, a := range f.OpsOn(e.Key()) {
@@ -156,27 +165,37 @@ func reportPair(pass *analysis.Pass, res *redisops.Result, r *report.Reporter, p
 	key := fixes.Text(pass.Fset, a.Key())
 	batch := batchName(a.Scope)
 	notAtomic := ""
-	if a.Scope.Kind == redisops.Pipeline {
+	if a.Scope.Kind == redisops.Pipeline && !a.Scope.Param {
+		// (A batch handed in by the caller may be a transaction.)
 		notAtomic = ", and a pipeline is not even atomic: other clients' commands can run between the two"
 	}
 	related := "lock acquired here without a TTL, in the same " + batch
 	if a.Kind == redisops.GetSet {
 		related = "lock taken over here, its TTL cleared, in the same " + batch
 	}
+	// Helpers are named with their Redis call where they are first
+	// mentioned: "setTTL (Expire at lock/lock.go:20)".
+	eDesc, aDesc := e.Method, a.Method
+	if e.Via != nil {
+		eDesc = e.Via.Describe()
+	}
+	if a.Via != nil {
+		aDesc = a.Via.Describe()
+	}
 	var msg string
 	switch {
 	case a.Kind == redisops.GetSet && e.Call.Pos() < a.Call.Pos():
 		msg = fmt.Sprintf("%s is queued before %s in the same %s, and %s clears the TTL it set: the lock %s is left with no TTL, held forever; take over with one SET that carries the TTL",
-			e.Method, a.Method, batch, a.Method, key)
+			eDesc, aDesc, batch, a.Method, key)
 	case a.Kind == redisops.GetSet:
 		msg = fmt.Sprintf("%s is queued with %s in the same %s and runs even when the takeover lost: it rewrites the TTL of the lock %s that another owner holds%s; take over with one SET that carries the TTL",
-			e.Method, a.Method, batch, key, notAtomic)
+			eDesc, aDesc, batch, key, notAtomic)
 	case e.Call.Pos() < a.Call.Pos():
 		msg = fmt.Sprintf("%s is queued before %s in the same %s: it rewrites the TTL of the lock %s when another owner holds it, and when the key is free it expires nothing, so %s takes the lock with no TTL, held forever%s; %s, and drop the %s",
-			e.Method, a.Method, batch, key, a.Method, notAtomic, a.Advice(redisops.AdviseTTL), e.Method)
+			eDesc, aDesc, batch, key, a.Method, notAtomic, a.Advice(redisops.AdviseTTL), e.Method)
 	default:
 		msg = fmt.Sprintf("%s is queued with %s in the same %s and runs even when %s lost: it rewrites the TTL of the lock %s that another owner holds%s; %s, and drop the %s",
-			e.Method, a.Method, batch, a.Method, key, notAtomic, a.Advice(redisops.AdviseTTL), e.Method)
+			eDesc, aDesc, batch, a.Method, key, notAtomic, a.Advice(redisops.AdviseTTL), e.Method)
 	}
 	d := analysis.Diagnostic{
 		Pos:     e.Call.Pos(),
@@ -198,7 +217,7 @@ func reportPair(pass *analysis.Pass, res *redisops.Result, r *report.Reporter, p
 // ways.
 func moveTTL(pass *analysis.Pass, res *redisops.Result, p pair) (analysis.SuggestedFix, bool) {
 	a, e := p.a, p.e
-	if a.Kind != redisops.Acquire || !fixes.InScopeAt(pass.TypesInfo, pass.Pkg, e.TTL, a.Call.Pos()) {
+	if a.Kind != redisops.Acquire || e.TTL == nil || !fixes.InScopeAt(pass.TypesInfo, pass.Pkg, e.TTL, a.Call.Pos()) {
 		return analysis.SuggestedFix{}, false
 	}
 	stmt, ok := fixes.Removable(pass.TypesInfo, e.Cursor)

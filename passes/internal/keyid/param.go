@@ -57,7 +57,7 @@ func ParamKey(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.Expr)
 		// A parameter with a receiver's field around it (l.prefix + name):
 		// the field is part of the template, as a package-level variable
 		// would be.
-		tmpl = strings.ReplaceAll(tmpl, recvMark, "recv")
+		tmpl = strings.ReplaceAll(tmpl, recvMark, recvWord)
 	}
 	p := Param{Index: -1, Name: t.param.Name(), Template: tmpl}
 	for i := range sig.Params().Len() {
@@ -280,4 +280,105 @@ func Resolve(info *types.Info, body *ast.BlockStmt, e ast.Expr) ast.Expr {
 		e = rhs
 	}
 	return e
+}
+
+// recvWord is how a template (ParamKey) writes the receiver a key is
+// built from together with a parameter: recv.prefix.
+const recvWord = "recv"
+
+// recvAt lists where tmpl names the receiver: the word recv followed by a
+// field, outside string constants and not inside a longer name.
+func recvAt(tmpl string) []int {
+	var at []int
+	for i := 0; i < len(tmpl); i++ {
+		switch c := tmpl[i]; {
+		case c == '"' || c == '`':
+			// A constant's ExactString: skip to its closing quote.
+			for i++; i < len(tmpl) && tmpl[i] != c; i++ {
+				if tmpl[i] == '\\' && c == '"' {
+					i++
+				}
+			}
+		case strings.HasPrefix(tmpl[i:], recvWord+".") && (i == 0 || !nameByte(tmpl[i-1])):
+			at = append(at, i)
+			i += len(recvWord)
+		}
+	}
+	return at
+}
+
+// nameByte: b can be part of a name, a package path or a selector.
+func nameByte(b byte) bool {
+	return b == '_' || b == '.' || b == '/' || b == ':' || b == '-' || b == '$' ||
+		'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b >= 0x80
+}
+
+// UsesRecv reports whether the template tmpl builds the key from fields
+// of the receiver as well as from the parameter (l.prefix + name): two
+// calls build the same key from the same argument only on the same
+// receiver.
+func UsesRecv(tmpl string) bool { return len(recvAt(tmpl)) > 0 }
+
+// SubstRecv writes with in place of the receiver in tmpl: the template of
+// a key built by a method called on with (a field of another receiver,
+// "recv.inner", or a package-level variable, "var:pkg/path.locker").
+func SubstRecv(tmpl, with string) string {
+	at := recvAt(tmpl)
+	if len(at) == 0 {
+		return tmpl
+	}
+	var b strings.Builder
+	last := 0
+	for _, i := range at {
+		b.WriteString(tmpl[last:i])
+		b.WriteString(with)
+		last = i + len(recvWord)
+	}
+	b.WriteString(tmpl[last:])
+	return b.String()
+}
+
+// RecvPath is the template text (for SubstRecv) of e, the receiver of a
+// call inside fn's body: recv, or recv.f.g, for fn's own receiver or a
+// chain of its fields; var:pkg/path.v, or var:pkg/path.v.f, for a
+// package-level variable or a chain of its fields. ok is false for any
+// other receiver (a parameter, a local, a call), whose value the template
+// cannot say.
+func RecvPath(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.Expr) (string, bool) {
+	var fields []string
+	x := ast.Unparen(e)
+	for {
+		s, ok := x.(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		if sl, ok := info.Selections[s]; ok {
+			if sl.Kind() != types.FieldVal {
+				return "", false
+			}
+			fields = append([]string{s.Sel.Name}, fields...)
+			x = ast.Unparen(s.X)
+			continue
+		}
+		// pkg.v
+		v, ok := info.Uses[s.Sel].(*types.Var)
+		if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+			return "", false
+		}
+		return strings.Join(append([]string{"var:" + v.Pkg().Path() + "." + v.Name()}, fields...), "."), true
+	}
+	id, ok := x.(*ast.Ident)
+	if !ok {
+		return "", false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	switch {
+	case !ok:
+		return "", false
+	case v.Pkg() != nil && v.Parent() == v.Pkg().Scope():
+		return strings.Join(append([]string{"var:" + v.Pkg().Path() + "." + v.Name()}, fields...), "."), true
+	case fn.Signature().Recv() == v && !AssignedIn(info, body, v):
+		return strings.Join(append([]string{recvWord}, fields...), "."), true
+	}
+	return "", false
 }

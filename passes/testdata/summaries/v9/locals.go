@@ -74,3 +74,24 @@ type Prefixed struct {
 func (p *Prefixed) LockName(ctx context.Context, name string) bool { // want `summary LockName: acquire key=1 \(recv.prefix\+\$\) value="1" ttl=time.Minute returns lock paired at v9/locals.go:75`
 	return rdb.SetNX(ctx, p.prefix+name, "1", time.Minute).Val() // want `go-redis/v9 acquire SetNX`
 }
+
+// LockName through a package-level locker: the prefix is that variable's.
+var jobs = &Prefixed{prefix: "job:"}
+
+func LockJobName(ctx context.Context, name string) bool { // want `summary LockJobName: acquire key=1 \(var:lockvet.test/summaries/v9.jobs.prefix\+\$\) value="1" ttl=time.Minute returns lock paired via LockName depth=1 at v9/locals.go:75`
+	return jobs.LockName(ctx, name) // want `inferred acquire LockName key=name`
+}
+
+// Through a field of its own receiver: the field joins the template.
+type Service struct {
+	locks *Prefixed
+}
+
+func (s *Service) LockTask(ctx context.Context, name string) bool { // want `summary LockTask: acquire key=1 \(recv.locks.prefix\+\$\) value="1" ttl=time.Minute returns lock paired via LockName depth=1 at v9/locals.go:75`
+	return s.locks.LockName(ctx, name) // want `inferred acquire LockName key=name`
+}
+
+// Through a locker it is handed: whose prefix is not known here, no summary.
+func LockWith(ctx context.Context, p *Prefixed, name string) bool {
+	return p.LockName(ctx, name) // want `inferred acquire LockName key=name`
+}
