@@ -80,8 +80,7 @@ func vetTypesOnly(file string, dep bool, lockPkg func(string) bool, jsonOut bool
 	fset := token.NewFileSet()
 	imports := make(map[string]*types.Package)
 	factsSeen := false
-	var importer types.Importer
-	importer = importerFunc(func(importPath string) (*types.Package, error) {
+	importer := importerFunc(func(importPath string) (*types.Package, error) {
 		path, ok := cfg.ImportMap[importPath]
 		if !ok {
 			return nil, fmt.Errorf("can't resolve import %q", importPath)
