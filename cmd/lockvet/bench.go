@@ -22,9 +22,10 @@ package main
 //	                 asks of an analyzer with facts), instead of linking
 //	                 the main module's packages only (internal/factgraph):
 //	                 the cost that linking avoids
-//	vetdeps=full     as go vet's tool, type-check a dependency with no
-//	                 facts to give in full, as unitchecker does, instead
-//	                 of its declarations only (vetdeps.go)
+//	vetdeps=full     as go vet's tool, run unitchecker on every package,
+//	                 dependencies with no facts to give included (it
+//	                 type-checks each in full and writes its types),
+//	                 instead of writing no types for them (vetdeps.go)
 //	vetlog=FILE      as go vet's tool, append a line to FILE for each
 //	                 package go vet runs it on: go vet's result cache
 //	                 does not see this variable, so an empty FILE says

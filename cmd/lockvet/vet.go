@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/gob"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -50,29 +49,45 @@ func vetMain(args []string) {
 		fmt.Fprintf(os.Stderr, "lockvet: %v\n", err)
 		os.Exit(exitError)
 	}
-	if file := vetConfigFile(args); file != "" && !bench.vetDepsFull && !hasFlag(args, "fix") && !hasFlag(args, "diff") {
-		// A package lockvet has nothing to say about (vetdeps.go).
-		// A package that does not type-check goes on to unitchecker,
-		// which says why, except a dependency: unitchecker exits 1 there
-		// without a word (go vet ignores it).
-		dep := !factsWanted(file)
+	cfg := (*vetConfig)(nil)
+	if file := vetConfigFile(args); file != "" {
+		cfg = readVetConfig(file)
+	}
+	if cfg != nil && !bench.vetDepsFull {
+		// A package lockvet has nothing to say about, and the types of
+		// the imports for unitchecker (vetdeps.go).
+		if !cfg.factsWanted() {
+			if err := vetNothing(cfg, false); err != nil {
+				os.Exit(1) // as unitchecker on a dependency: go vet ignores it
+			}
+			os.Exit(0)
+		}
+		imps, err := readVetImports(cfg)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "lockvet: %s: %v\n", cfg.ImportPath, err)
+			os.Exit(1)
+		}
 		lockPkg, err := analyzer.LockPackages(cf.analyzerConfig())
-		if err == nil {
-			handled, err := vetTypesOnly(file, dep, lockPkg, hasFlag(args, "json"))
-			switch {
-			case handled && err == nil:
-				os.Exit(0)
-			case handled && dep:
+		if err == nil && !imps.facts && !imps.mentions(lockPkg) && cfg.FixArchive == "" && !hasFlag(args, "fix") && !hasFlag(args, "diff") {
+			if err := vetNothing(cfg, hasFlag(args, "json")); err != nil {
+				fmt.Fprintf(os.Stderr, "lockvet: %v\n", err)
 				os.Exit(1)
 			}
+			os.Exit(0)
 		}
+		file, err := withImportTypes(cfg, imps)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "lockvet: %s: %v\n", cfg.ImportPath, err)
+			os.Exit(1)
+		}
+		os.Args[len(os.Args)-1] = file
 	}
 	analyzers, err := analyzer.Analyzers(cf.analyzerConfig())
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "lockvet: %v\n", err)
 		os.Exit(exitError)
 	}
-	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") && !factsWanted(args[len(args)-1]) {
+	if cfg != nil && !cfg.factsWanted() {
 		dropFacts(analyzers)
 	}
 	// go vet runs its tool with -json and prints the text itself, with
@@ -115,36 +130,6 @@ func idFirst(a *analysis.Analyzer) *analysis.Analyzer {
 			d.Message = d.Category + ": " + d.Message
 		}
 	})
-}
-
-// factsWanted reports whether go vet runs lockvet on the package of the
-// vet config file for more than types: it reports on it, or the package
-// belongs to a main module and may export summaries of lock helpers
-// (redisops, facts.go). go vet runs the vet tool on every dependency
-// (VetxOnly) to pass types and facts on; for the standard library and
-// other modules' packages, lockvet has no fact to give, and then skips
-// redisops (and the inspector walk it requires) there, leaving only the
-// type-check every vet tool does.
-func factsWanted(file string) bool {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return true // unitchecker reports it
-	}
-	var cfg struct {
-		ImportPath    string
-		ModulePath    string
-		ModuleVersion string
-		Module        *struct{ Path, Version string }
-		Standard      map[string]bool
-		VetxOnly      bool
-	}
-	if json.Unmarshal(data, &cfg) != nil {
-		return true
-	}
-	if cfg.Module != nil {
-		cfg.ModulePath, cfg.ModuleVersion = cfg.Module.Path, cfg.Module.Version
-	}
-	return !cfg.VetxOnly || !cfg.Standard[cfg.ImportPath] && cfg.ModulePath != "" && cfg.ModuleVersion == ""
 }
 
 // dropFacts takes the fact types off lockvet's analyzers, so that

@@ -5,52 +5,101 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"go/ast"
-	"go/build"
-	"go/parser"
 	"go/token"
 	"go/types"
+	"io"
+	"maps"
 	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/gcexportdata"
 )
 
 // go vet runs its tool on every package the analysed ones import,
 // standard library included (VetxOnly), because the tool's own output
-// file (.vetx) is where the next package finds the types and facts of
-// its imports. unitchecker type-checks such a package in full, bodies
-// included, as it does the packages it reports on: on go-redis v9 that
-// is 297 packages for 24 reported, and it made go vet -vettool=lockvet
-// cost about as much as go vet itself.
+// file (.vetx) is where unitchecker finds the facts, and (x/tools
+// v0.52.0) the types, of a package's imports. unitchecker type-checks
+// each such package in full, bodies included, as it does the packages
+// it reports on: on go-redis v9 that is 297 packages for 24 reported,
+// and it made go vet -vettool=lockvet cost about as much as go vet.
 //
-// A dependency for which lockvet has no fact to give (factsWanted is
-// false: the standard library and other modules' packages) needs only
-// its declarations in that file. vetTypesOnly writes it as unitchecker
-// would, with no facts, after a type-check that skips function bodies.
-// Importers cannot tell the difference: export data holds no bodies.
+// The types are there already: go vet compiles every package it vets,
+// dependencies included, and names each import's export data in the
+// configuration file (PackageFile). So lockvet computes no types where
+// it has no facts to give:
 //
-// The same holds for a package go vet asks lockvet to report on, or
-// one of the main module, when it cannot hold a lock operation: none
-// of the packages its imports' types mention is a client, a lock
-// library or the package of a declared wrapper (a call of a client's
-// method needs the client's types, so they appear in some import's
-// export data), and no import carries a fact (a summary of a lock
-// helper). lockvet's checks have nothing to read there, as on the
-// cheap path of its own driver; it writes the same empty report
-// unitchecker would.
+//   - A dependency outside the main module (factsWanted false: the
+//     standard library and other modules' packages) gets a vetx file
+//     with neither types nor facts, written straight after the
+//     configuration file is read: no parse, no type-check.
+//   - A package go vet asks lockvet to report on, or one of the main
+//     module, gets the same (and unitchecker's empty report) when it
+//     cannot hold a lock operation: none of the packages its imports'
+//     types mention is a client, a lock library or the package of a
+//     declared wrapper (a call of a client's method needs the client's
+//     types, so they appear in some import's export data), and no
+//     import carries a fact (a summary of a lock helper). lockvet's
+//     checks have nothing to read there, as on the cheap path of its
+//     own driver. The imports' types come from the compiler's export
+//     data.
+//   - Before unitchecker runs on any other package, lockvet writes, for
+//     each import whose vetx file holds no types, one that holds the
+//     types read from the compiler's export data and the facts of the
+//     original, and hands unitchecker a copy of the configuration that
+//     names those files.
+//
+// A package that does not compile is never vetted (go vet reports the
+// compiler's errors instead), so skipping the type-check hides nothing.
 
-// vetDepConfig is the part of go vet's configuration file that
-// vetTypesOnly reads (the format is unitchecker.Config's).
-type vetDepConfig struct {
-	ImportPath  string
-	GoVersion   string
-	GoFiles     []string
-	ImportMap   map[string]string
-	PackageVetx map[string]string
-	VetxOnly    bool
-	VetxOutput  string
-	Stdout      string
-	FixArchive  string
+// vetConfig is the part of go vet's configuration file that lockvet
+// reads before unitchecker does (the format is unitchecker.Config's).
+type vetConfig struct {
+	ImportPath    string
+	GoFiles       []string
+	ModulePath    string
+	ModuleVersion string
+	Module        *struct{ Path, Version string }
+	ImportMap     map[string]string
+	PackageFile   map[string]string
+	PackageVetx   map[string]string
+	Standard      map[string]bool
+	VetxOnly      bool
+	VetxOutput    string
+	Stdout        string
+	FixArchive    string
+
+	file string          // the configuration file
+	raw  json.RawMessage // its contents
+}
+
+// readVetConfig reads go vet's configuration file, or returns nil when
+// it cannot: unitchecker then says why.
+func readVetConfig(file string) *vetConfig {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	cfg := &vetConfig{file: file, raw: data}
+	if json.Unmarshal(data, cfg) != nil || len(cfg.GoFiles) == 0 {
+		return nil
+	}
+	if cfg.Module != nil {
+		cfg.ModulePath, cfg.ModuleVersion = cfg.Module.Path, cfg.Module.Version
+	}
+	return cfg
+}
+
+// factsWanted reports whether go vet runs lockvet on the package for
+// more than its imports' sake: it reports on it, or the package belongs
+// to a main module and may export summaries of lock helpers (redisops,
+// facts.go). For the standard library and other modules' packages,
+// which go vet runs its tool on only so that their importers find
+// types and facts (VetxOnly), lockvet has no fact to give.
+func (cfg *vetConfig) factsWanted() bool {
+	return !cfg.VetxOnly || !cfg.Standard[cfg.ImportPath] && cfg.ModulePath != "" && cfg.ModuleVersion == ""
 }
 
 // vetxMagic and the layout below are unitchecker's vetx file format: the
@@ -59,130 +108,224 @@ type vetDepConfig struct {
 // the gob-encoded facts.
 const vetxMagic = "vetx"
 
-// vetTypesOnly handles one invocation by go vet, for a package lockvet
-// has nothing to report on or export: a dependency with no facts to give
-// (dep), or any package whose imports show no lock operation can be in
-// it (lockPkg tells the packages that make one possible). It reports
-// whether it did (false: let unitchecker do it); the error is a package
-// that does not type-check, for which unitchecker exits 1 too.
-// jsonOut is whether go vet asked for JSON (-json), which unitchecker
-// prints even when there is nothing to report.
-func vetTypesOnly(file string, dep bool, lockPkg func(string) bool, jsonOut bool) (bool, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return false, nil
+// vetNothing writes what unitchecker writes for a package with no
+// finding and no fact, except the types: an empty stdout file (the JSON
+// report "{}" when go vet asked for JSON on a package it reports on)
+// and a vetx file holding neither types nor facts. Importers find the
+// types in the compiler's export data (withImportTypes).
+func vetNothing(cfg *vetConfig, jsonOut bool) error {
+	if cfg.Stdout != "" {
+		var out []byte
+		if !cfg.VetxOnly && jsonOut {
+			out = []byte("{}\n") // unitchecker's JSON tree with nothing in it
+		}
+		if err := os.WriteFile(cfg.Stdout, out, 0o666); err != nil {
+			return err
+		}
 	}
-	var cfg vetDepConfig
-	if json.Unmarshal(data, &cfg) != nil || cfg.VetxOutput == "" || len(cfg.GoFiles) == 0 || cfg.FixArchive != "" || dep && !cfg.VetxOnly {
-		return false, nil
+	if cfg.VetxOutput == "" {
+		return nil
 	}
+	return os.WriteFile(cfg.VetxOutput, []byte(vetxMagic+"\x00\x00\x00\x00\x00\x00\x00\x00"), 0o666)
+}
 
-	fset := token.NewFileSet()
-	imports := make(map[string]*types.Package)
-	factsSeen := false
-	importer := importerFunc(func(importPath string) (*types.Package, error) {
-		path, ok := cfg.ImportMap[importPath]
-		if !ok {
-			return nil, fmt.Errorf("can't resolve import %q", importPath)
-		}
-		if path == "unsafe" {
-			return types.Unsafe, nil
-		}
-		if pkg, ok := imports[path]; ok && pkg.Complete() {
-			return pkg, nil
-		}
-		vetx, ok := cfg.PackageVetx[path]
-		if !ok {
-			return nil, fmt.Errorf("no package vetx file for %q", path)
-		}
-		exp, facts, err := readVetx(vetx)
+// vetImports are the types of a package's direct imports, read from the
+// compiler's export data, and what their vetx files hold.
+type vetImports struct {
+	fset  *token.FileSet
+	pkgs  map[string]*types.Package // every package the imports' types mention, by path
+	facts bool                      // some import's vetx file holds facts
+	// noTypes are the imports (by package path) whose vetx file holds
+	// no types: lockvet wrote it (vetNothing).
+	noTypes []string
+}
+
+// readVetImports reads the types of cfg's direct imports from the
+// compiler's export data (PackageFile), and the headers of their vetx
+// files (PackageVetx).
+func readVetImports(cfg *vetConfig) (*vetImports, error) {
+	imps := &vetImports{fset: token.NewFileSet(), pkgs: make(map[string]*types.Package)}
+	for _, path := range slices.Sorted(maps.Keys(cfg.PackageVetx)) {
+		typesLen, factsLen, err := vetxHeader(cfg.PackageVetx[path])
 		if err != nil {
 			return nil, err
 		}
-		if facts {
-			factsSeen = true
-		}
-		return gcexportdata.Read(bytes.NewReader(exp), fset, imports, path)
-	})
-	if !dep {
-		// Every direct import first: the packages their types mention,
-		// and their facts, decide.
-		for _, path := range cfg.ImportMap {
-			if _, err := importer.Import(path); err != nil {
-				return false, nil // unitchecker reports it
-			}
-		}
-		if factsSeen {
-			return false, nil
-		}
-		for path := range imports {
-			if lockPkg(path) {
-				return false, nil
-			}
+		imps.facts = imps.facts || factsLen > 0
+		if typesLen == 0 {
+			imps.noTypes = append(imps.noTypes, path)
 		}
 	}
-	if cfg.Stdout != "" {
-		f, err := os.Create(cfg.Stdout)
-		if err != nil {
-			return true, err
+	paths := make(map[string]bool)
+	for _, path := range cfg.ImportMap {
+		paths[path] = true
+	}
+	for _, path := range slices.Sorted(maps.Keys(paths)) {
+		if path == "unsafe" || path == "C" {
+			continue
 		}
-		if !cfg.VetxOnly && jsonOut {
-			fmt.Fprintln(f, "{}") // unitchecker's JSON tree with nothing in it
+		if pkg, ok := imps.pkgs[path]; ok && pkg.Complete() {
+			continue
 		}
-		f.Close()
-	}
-	var files []*ast.File
-	for _, name := range cfg.GoFiles {
-		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return true, err
+		file, ok := cfg.PackageFile[path]
+		if !ok {
+			return nil, fmt.Errorf("no export data for %q", path)
 		}
-		files = append(files, f)
+		if err := readExportData(imps.fset, imps.pkgs, path, file); err != nil {
+			return nil, err
+		}
 	}
-	conf := types.Config{
-		Importer:         importer,
-		Sizes:            types.SizesFor("gc", build.Default.GOARCH),
-		GoVersion:        cfg.GoVersion,
-		IgnoreFuncBodies: true,
-	}
-	pkg, err := conf.Check(cfg.ImportPath, fset, files, nil)
-	if err != nil {
-		return true, err
-	}
-
-	var buf bytes.Buffer
-	buf.WriteString(vetxMagic)
-	buf.Write(make([]byte, 8))
-	start := buf.Len()
-	if err := gcexportdata.Write(&buf, fset, pkg); err != nil {
-		return true, err
-	}
-	out := buf.Bytes()
-	out = append(out[:start], out[start+1:]...) // drop Write's 'i'
-	binary.LittleEndian.PutUint32(out[4:8], uint32(len(out)-start))
-	binary.LittleEndian.PutUint32(out[8:12], 0) // no facts
-	return true, os.WriteFile(cfg.VetxOutput, out, 0o666)
+	return imps, nil
 }
 
-// readVetx returns the export data in a vetx file, with the leading
-// 'i' that gcexportdata.Read expects, and whether the file holds facts
-// (unitchecker writes none at all for a package with no facts).
-func readVetx(file string) ([]byte, bool, error) {
+// readExportData reads the types of package path from the compiler's
+// export data in file into pkgs.
+func readExportData(fset *token.FileSet, pkgs map[string]*types.Package, path, file string) error {
+	data, err := exportData(file)
+	if err != nil {
+		return fmt.Errorf("reading export data for %q: %v", path, err)
+	}
+	_, err = gcexportdata.Read(bytes.NewReader(data), fset, pkgs, path)
+	return err
+}
+
+// exportData returns the export data in file: the whole file, or, in
+// the compiler's archive (what go vet names in PackageFile up to Go
+// 1.27 at least), the part of its first member, __.PKGDEF, between the
+// "$$B" line that follows the object headers and the end-of-section
+// marker. (gcexportdata.NewReader did this until x/tools deprecated
+// reading compiler archives; gcexportdata.Read reads the data.)
+func exportData(file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	const arMagic, arHeader = "!<arch>\n", 60
+	var h [len(arMagic) + arHeader]byte
+	n, err := io.ReadFull(f, h[:])
+	if string(h[:min(n, len(arMagic))]) != arMagic {
+		// Not an archive: export data only (cmd/export's output).
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		return io.ReadAll(f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	name := strings.TrimSpace(string(h[len(arMagic) : len(arMagic)+16]))
+	size, err := strconv.ParseInt(strings.TrimSpace(string(h[len(arMagic)+48:len(arMagic)+58])), 10, 64)
+	if name != "__.PKGDEF" || err != nil || size <= 0 {
+		return nil, fmt.Errorf("%s: no export data (first archive member %q, size %q)", file, name, h[len(arMagic)+48:len(arMagic)+58])
+	}
+	member := make([]byte, size)
+	if _, err := io.ReadFull(f, member); err != nil {
+		return nil, err
+	}
+	i := bytes.Index(member, []byte("\n$$B\n"))
+	data, ok := bytes.CutSuffix(member, []byte("\n$$\n"))
+	if i < 0 || !ok || len(data) < i+len("\n$$B\n") {
+		return nil, fmt.Errorf("%s: no export data section in __.PKGDEF", file)
+	}
+	return data[i+len("\n$$B\n"):], nil
+}
+
+// mentions reports whether the imports' types mention a package for
+// which lockPkg is true.
+func (imps *vetImports) mentions(lockPkg func(string) bool) bool {
+	for path := range imps.pkgs {
+		if lockPkg(path) {
+			return true
+		}
+	}
+	return false
+}
+
+// withImportTypes writes, next to cfg's file, a vetx file for each
+// import whose own holds no types, with the types from imps and the
+// original's facts, and a copy of cfg naming them; it returns the
+// copy's path, for unitchecker. With no such import it returns cfg's
+// own file.
+func withImportTypes(cfg *vetConfig, imps *vetImports) (string, error) {
+	if len(imps.noTypes) == 0 {
+		return cfg.file, nil
+	}
+	dir := filepath.Dir(cfg.file)
+	vetx := make(map[string]string, len(cfg.PackageVetx))
+	for path, file := range cfg.PackageVetx {
+		vetx[path] = file
+	}
+	for i, path := range imps.noTypes {
+		pkg, ok := imps.pkgs[path]
+		if !ok || !pkg.Complete() {
+			return "", fmt.Errorf("no export data for %q", path)
+		}
+		var buf bytes.Buffer
+		buf.WriteString(vetxMagic)
+		buf.Write(make([]byte, 8))
+		start := buf.Len()
+		if err := gcexportdata.Write(&buf, imps.fset, pkg); err != nil {
+			return "", fmt.Errorf("writing types of %q: %v", path, err)
+		}
+		out := buf.Bytes()
+		out = append(out[:start], out[start+1:]...) // drop Write's 'i'
+		binary.LittleEndian.PutUint32(out[4:8], uint32(len(out)-start))
+		facts, err := vetxFacts(cfg.PackageVetx[path])
+		if err != nil {
+			return "", err
+		}
+		binary.LittleEndian.PutUint32(out[8:12], uint32(len(facts)))
+		out = append(out, facts...)
+		vetx[path] = filepath.Join(dir, "lockvet-import"+strconv.Itoa(i)+".vetx")
+		if err := os.WriteFile(vetx[path], out, 0o666); err != nil {
+			return "", err
+		}
+	}
+
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(cfg.raw, &fields); err != nil {
+		return "", err
+	}
+	data, err := json.Marshal(vetx)
+	if err != nil {
+		return "", err
+	}
+	fields["PackageVetx"] = data
+	if data, err = json.Marshal(fields); err != nil {
+		return "", err
+	}
+	file := filepath.Join(dir, "lockvet.cfg")
+	return file, os.WriteFile(file, data, 0o666)
+}
+
+// vetxHeader returns the lengths of the types and of the facts in a
+// vetx file, from its header.
+func vetxHeader(file string) (typesLen, factsLen uint32, err error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	var h [12]byte
+	if _, err := io.ReadFull(f, h[:]); err != nil || string(h[:4]) != vetxMagic {
+		return 0, 0, fmt.Errorf("vetx file %s: bad header", file)
+	}
+	return binary.LittleEndian.Uint32(h[4:8]), binary.LittleEndian.Uint32(h[8:12]), nil
+}
+
+// vetxFacts returns the facts in a vetx file.
+func vetxFacts(file string) ([]byte, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if len(data) < 12 || string(data[:4]) != vetxMagic {
-		return nil, false, fmt.Errorf("vetx file %s: bad header", file)
+		return nil, fmt.Errorf("vetx file %s: bad header", file)
 	}
 	n := uint64(binary.LittleEndian.Uint32(data[4:8]))
 	facts := uint64(binary.LittleEndian.Uint32(data[8:12]))
 	if 12+n+facts > uint64(len(data)) {
-		return nil, false, fmt.Errorf("vetx file %s: too short", file)
+		return nil, fmt.Errorf("vetx file %s: too short", file)
 	}
-	return append([]byte{'i'}, data[12:12+n]...), facts > 0, nil
+	return data[12+n : 12+n+facts], nil
 }
-
-type importerFunc func(path string) (*types.Package, error)
-
-func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }

@@ -5,22 +5,31 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
-// TestVetTypesOnly: the vetx file lockvet writes for a dependency it has
-// no facts for (vetdeps.go) is one unitchecker reads. A package p is
-// written with vetTypesOnly: its function body holds a type error, which
-// a type-check that skips bodies does not see (the compiler would; here
-// it shows which path ran). Then lockvet, as go vet runs it on a package
-// it reports on (unitchecker, not VetxOnly), type-checks q, which uses
-// p's declarations, from that file.
+// TestVetTypesOnly: go vet runs lockvet on every dependency, and
+// lockvet computes no types for one outside the main module: it writes
+// a vetx file with neither types nor facts without reading the
+// package's files (vetdeps.go), and an importer's types come from the
+// compiler's export data, which go vet names in the configuration.
+//
+// The configuration files are written here as go vet writes them, for
+// a module with packages p (it imports time) and q (it imports p), p's
+// export data compiled by go list -export.
 func TestVetTypesOnly(t *testing.T) {
 	t.Parallel()
+	if setupErr != nil {
+		t.Fatal(setupErr)
+	}
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		t.Helper()
 		file := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(file), 0o777); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -34,78 +43,111 @@ func TestVetTypesOnly(t *testing.T) {
 		}
 		return write(name, string(data))
 	}
+	write("go.mod", "module example.com/m\n\ngo 1.22\n")
+	write("p/p.go", `package p
 
-	pSrc := write("p.go", `package p
+import "time"
 
 type Lock struct{ Key string }
 
-func New[K ~string](k K) *Lock { var n int = "not an int"; _ = n; return &Lock{Key: string(k)} }
+func (l *Lock) Free() {}
 
-const TTL = 3 * 1000
+func New[K ~string](k K) *Lock { return &Lock{Key: string(k)} }
+
+func Take(key string, ttl time.Duration) bool { return key != "" && ttl > 0 }
+
+const TTL = 3 * time.Second
 `)
-	pVetx := filepath.Join(dir, "p.vetx")
-	noLock := func(string) bool { return false }
-	handled, err := vetTypesOnly(cfg("p.cfg", map[string]any{
-		"ID": "example.com/p", "ImportPath": "example.com/p", "GoVersion": "go1.22",
-		"GoFiles": []string{pSrc}, "ImportMap": map[string]string{}, "PackageVetx": map[string]string{},
-		"VetxOnly": true, "VetxOutput": pVetx, "Stdout": filepath.Join(dir, "p.stdout"),
-	}), true, noLock, true)
-	if !handled || err != nil {
-		t.Fatalf("vetTypesOnly(p) = %v, %v; want true, nil (bodies are not type-checked)", handled, err)
+	list := command(t, dir, "go", "list", "-export", "-deps", "-f", "{{.ImportPath}}={{.Export}}", "./p")
+	if list.code != 0 {
+		t.Fatalf("go list -export: exit %d\n%s", list.code, list.stderr)
+	}
+	export := map[string]string{}
+	for line := range strings.Lines(list.stdout) {
+		path, file, _ := strings.Cut(strings.TrimSpace(line), "=")
+		export[path] = file
+	}
+	const pPath = "example.com/m/p"
+	if export[pPath] == "" || export["time"] == "" {
+		t.Fatalf("go list -export: no export data for p or time\n%s", list.stdout)
 	}
 
-	qSrc := write("q.go", `package q
+	// p as a dependency outside the main module: the vetx file holds
+	// neither types nor facts, and nothing was read: neither p's Go
+	// file nor its import's export data and vetx file exist.
+	pVetx := filepath.Join(dir, "p.vetx")
+	r := command(t, dir, lockvetBin, "-json", cfg("p.cfg", map[string]any{
+		"ID": pPath, "Compiler": "gc", "Dir": filepath.Join(dir, "p"), "ImportPath": pPath, "GoVersion": "go1.22",
+		"GoFiles": []string{filepath.Join(dir, "p", "gone.go")}, "NonGoFiles": []string{}, "IgnoredFiles": []string{},
+		"ModulePath": "example.com/m", "ModuleVersion": "v1.0.0",
+		"ImportMap": map[string]string{"time": "time"}, "PackageFile": map[string]string{},
+		"Standard": map[string]bool{"time": true}, "PackageVetx": map[string]string{"time": filepath.Join(dir, "gone.vetx")},
+		"VetxOnly": true, "VetxOutput": pVetx, "Stdout": filepath.Join(dir, "p.stdout"),
+	}))
+	if r.code != 0 {
+		t.Fatalf("lockvet on p as a dependency: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if data, err := os.ReadFile(pVetx); err != nil || string(data) != "vetx\x00\x00\x00\x00\x00\x00\x00\x00" {
+		t.Fatalf("p's vetx file: %q, %v; want the header with no types and no facts", data, err)
+	}
 
-import "example.com/p"
+	qSrc := write("q/q.go", `package q
+
+import "example.com/m/p"
 
 var L = p.New("order:1")
 
 var K string = L.Key
 
-var _ [p.TTL]byte
+func Run() bool { defer L.Free(); return p.Take(K, p.TTL) }
 `)
-	q := cfg("q.cfg", map[string]any{
-		"ID": "example.com/q", "Compiler": "gc", "Dir": dir, "ImportPath": "example.com/q", "GoVersion": "go1.22",
-		"GoFiles": []string{qSrc}, "NonGoFiles": []string{}, "IgnoredFiles": []string{},
-		"ImportMap":   map[string]string{"example.com/p": "example.com/p"},
-		"PackageFile": map[string]string{}, "Standard": map[string]bool{},
-		"PackageVetx": map[string]string{"example.com/p": pVetx},
-		"VetxOnly":    false, "VetxOutput": filepath.Join(dir, "q.vetx"), "Stdout": filepath.Join(dir, "q.stdout"),
-	})
-	r := command(t, dir, lockvetBin, "-json", q)
-	if r.code != 0 {
-		t.Fatalf("lockvet on q, importing p's vetx file: exit %d\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "q.vetx")); err != nil {
-		t.Errorf("lockvet on q wrote no vetx file: %v", err)
-	}
-
-	// q as a package go vet reports on, in-process: nothing in its
-	// imports makes a lock operation possible, so it is written the
-	// same way, with unitchecker's empty JSON report.
-	root := func(name string, vetx map[string]string, lockPkg func(string) bool) (bool, string) {
+	q := func(name string, vetx string, flags ...string) (runResult, string) {
 		t.Helper()
 		out := filepath.Join(dir, name+".stdout")
-		handled, err := vetTypesOnly(cfg(name+".cfg", map[string]any{
-			"ID": "example.com/" + name, "ImportPath": "example.com/" + name, "GoVersion": "go1.22",
-			"GoFiles": []string{qSrc}, "ImportMap": map[string]string{"example.com/p": "example.com/p"},
-			"PackageVetx": vetx, "VetxOnly": false,
-			"VetxOutput": filepath.Join(dir, name+".vetx"), "Stdout": out,
-		}), false, lockPkg, true)
-		if err != nil {
-			t.Fatalf("vetTypesOnly(%s): %v", name, err)
-		}
+		r := command(t, dir, lockvetBin, append(append([]string{"-json"}, flags...), cfg(name+".cfg", map[string]any{
+			"ID": name, "Compiler": "gc", "Dir": filepath.Join(dir, "q"), "ImportPath": "example.com/m/q", "GoVersion": "go1.22",
+			"GoFiles": []string{qSrc}, "NonGoFiles": []string{}, "IgnoredFiles": []string{},
+			"ModulePath": "example.com/m", "ModuleVersion": "",
+			"ImportMap": map[string]string{pPath: pPath}, "PackageFile": map[string]string{pPath: export[pPath]},
+			"Standard": map[string]bool{}, "PackageVetx": map[string]string{pPath: vetx},
+			"VetxOnly": false, "VetxOutput": filepath.Join(dir, name+".vetx"), "Stdout": out,
+		}))...)
 		data, _ := os.ReadFile(out)
-		return handled, string(data)
+		return r, string(data)
 	}
-	if handled, out := root("r1", map[string]string{"example.com/p": pVetx}, noLock); !handled || out != "{}\n" {
-		t.Errorf("root importing p only: handled %v, stdout %q; want true, \"{}\\n\"", handled, out)
+	typesIn := func(name string) uint32 {
+		t.Helper()
+		n, _, _ := vetxHeader(filepath.Join(dir, name+".vetx"))
+		return n
 	}
-	// The same package when p is a lock package (a client, say), or when
-	// p's file holds facts (summaries of lock helpers): unitchecker's.
-	isP := func(path string) bool { return path == "example.com/p" }
-	if handled, _ := root("r2", map[string]string{"example.com/p": pVetx}, isP); handled {
-		t.Errorf("root importing a lock package: handled here, want it left to unitchecker")
+
+	// q reported on, nothing in its imports' types makes a lock
+	// operation possible: unitchecker's empty report, no types.
+	if r, out := q("q1", pVetx); r.code != 0 || out != "{}\n" || typesIn("q1") != 0 {
+		t.Errorf("q importing p only: exit %d, stdout %q, %d bytes of types; want 0, \"{}\\n\", 0\n%s", r.code, out, typesIn("q1"), r.stderr)
+	}
+	// The same with p declaring a lock wrapper: unitchecker type-checks
+	// q against p's types, read from p's export data (and time's types
+	// through it), and writes q's.
+	r, out := q("q2", pVetx, "-release-funcs="+pPath+".Take:key=0")
+	if r.code != 0 || !strings.HasPrefix(out, "{") || typesIn("q2") == 0 {
+		t.Errorf("q importing a wrapper's package: exit %d, stdout %q, %d bytes of types; want 0, JSON, types\n%s", r.code, out, typesIn("q2"), r.stderr)
+	}
+
+	// What decides: the packages the imports' types mention, time
+	// included, and the imports' facts.
+	vc := &vetConfig{
+		ImportMap: map[string]string{pPath: pPath}, PackageFile: map[string]string{pPath: export[pPath]},
+		PackageVetx: map[string]string{pPath: pVetx},
+	}
+	imps, err := readVetImports(vc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	is := func(path string) func(string) bool { return func(p string) bool { return p == path } }
+	if imps.facts || imps.mentions(is("context")) || !imps.mentions(is("time")) || !imps.mentions(is(pPath)) {
+		t.Errorf("p's export data: facts %v, mentions context %v, time %v, p %v; want false, false, true, true",
+			imps.facts, imps.mentions(is("context")), imps.mentions(is("time")), imps.mentions(is(pPath)))
 	}
 	data, err := os.ReadFile(pVetx)
 	if err != nil {
@@ -113,8 +155,8 @@ var _ [p.TTL]byte
 	}
 	data = append(data, 0) // one byte of facts
 	binary.LittleEndian.PutUint32(data[8:12], 1)
-	withFacts := write("pfacts.vetx", string(data))
-	if handled, _ := root("r3", map[string]string{"example.com/p": withFacts}, noLock); handled {
-		t.Errorf("root importing a package with facts: handled here, want it left to unitchecker")
+	vc.PackageVetx[pPath] = write("pfacts.vetx", string(data))
+	if imps, err := readVetImports(vc); err != nil || !imps.facts {
+		t.Errorf("an import's vetx file with facts: facts %v, %v; want true", imps != nil && imps.facts, err)
 	}
 }

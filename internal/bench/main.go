@@ -7,6 +7,7 @@
 //	go run ./internal/bench            # default list, 3 rounds
 //	go run ./internal/bench -quick     # 1 round, two modules, no scaling run
 //	go run ./internal/bench -rounds 5 -modules github.com/gomodule/redigo@v1.9.3
+//	go run ./internal/bench -vettool -rounds 5   # go vet -vettool=lockvet only (vettool.go)
 //
 // For each pinned module (resolved through the module proxy with
 // go mod download, copied to a writable work directory) it runs, in one
@@ -95,6 +96,8 @@ func main() {
 		scaling  = flag.Bool("scaling", true, "run the scaling benchmark (passes/redisops BenchmarkScaling)")
 		profile  = flag.Bool("profile", false, "write a CPU profile of one lockvet run per module to the work dir")
 		markdown = flag.String("markdown", "", "also write the results table as Markdown to `file`")
+		vettool  = flag.Bool("vettool", false, "measure only go vet against go vet -vettool=lockvet, every package analysed again and the module's packages edited (see vettoolModule)")
+		compare  = flag.String("compare", "", "with -vettool: also time go vet -vettool=`bin`, another lockvet binary (a build of an earlier commit), in the same rounds")
 	)
 	flag.Parse()
 	mods := defaultModules
@@ -104,7 +107,17 @@ func main() {
 	if *modules != "" {
 		mods = strings.Split(*modules, ",")
 	}
-	b := &bench{work: *work, rounds: max(*rounds, 1), profile: *profile}
+	b := &bench{work: *work, rounds: max(*rounds, 1), profile: *profile, compare: *compare}
+	if *vettool {
+		if *modules == "" {
+			mods = []string{vetTargetMod + "@v9.23.0"}
+		}
+		if err := b.runVettool(mods); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := b.run(mods, *scaling, *markdown); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -119,6 +132,7 @@ type bench struct {
 	profile bool
 	out     io.Writer
 	nonce   int
+	compare string // -compare: another lockvet binary
 }
 
 // tool is one measured command.
@@ -171,9 +185,10 @@ type moduleResult struct {
 	lockvetStderrs []string
 }
 
-func (b *bench) run(mods []string, scaling bool, markdown string) error {
+// setup makes the work directory and builds lockvet from the module the
+// benchmark runs in.
+func (b *bench) setup() error {
 	b.out = os.Stdout
-	start := time.Now()
 	if err := os.MkdirAll(b.work, 0o777); err != nil {
 		return err
 	}
@@ -185,6 +200,14 @@ func (b *bench) run(mods []string, scaling bool, markdown string) error {
 	b.lockvet = filepath.Join(b.work, "lockvet")
 	if out, err := command(b.root, nil, "go", "build", "-o", b.lockvet, "./cmd/lockvet").CombinedOutput(); err != nil {
 		return fmt.Errorf("go build ./cmd/lockvet: %v\n%s", err, out)
+	}
+	return nil
+}
+
+func (b *bench) run(mods []string, scaling bool, markdown string) error {
+	start := time.Now()
+	if err := b.setup(); err != nil {
+		return err
 	}
 	goVersion, _ := goOutput("", "env", "GOVERSION")
 	fmt.Fprintf(b.out, "lockvet benchmark, %s, %s, %d CPUs, GOMAXPROCS %d, %s/%s\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), goVersion, runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH)
