@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A baseline is the findings a project has accepted for now: with
@@ -153,7 +154,7 @@ func (res *result) identify(f *finding) identity {
 	id := identity{
 		Rule:    f.rule(),
 		Package: f.pkg.PkgPath,
-		Message: positionsRE.ReplaceAllString(f.diag.Message, "$1"),
+		Message: positionsRE().ReplaceAllString(f.diag.Message, "$1"),
 	}
 	if decl := enclosingDecl(f, f.diag.Pos); decl != nil {
 		id.Function = declName(decl)
@@ -164,7 +165,7 @@ func (res *result) identify(f *finding) identity {
 
 // positionsRE matches file positions a message may carry; identities
 // keep only the file's base name.
-var positionsRE = regexp.MustCompile(`(?:\S*/)?([^\s/:]+\.go):\d+(?::\d+)?`)
+var positionsRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:\S*/)?([^\s/:]+\.go):\d+(?::\d+)?`) })
 
 // fingerprints returns a stable fingerprint for each finding, in order:
 // the hash of its identity and of its rank among the findings with the

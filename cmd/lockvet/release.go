@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -606,13 +607,13 @@ func (r *releaser) releaseErr(err error, key, what string, sent bool) error {
 
 // shellQuote quotes s for a POSIX shell, when it needs it.
 func shellQuote(s string) string {
-	if s != "" && safeShell.MatchString(s) {
+	if s != "" && safeShell().MatchString(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-var safeShell = regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`)
+var safeShell = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`) })
 
 // globEscape escapes the glob characters of a literal key.
 func globEscape(s string) string {

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Kind is what a script does to a lock.
@@ -43,25 +44,30 @@ type Script struct {
 	TTLMillis bool
 }
 
-var (
-	call = `redis\.p?call\(\s*['"]%s['"]\s*,`
+// patterns are the expressions Classify matches, compiled at its first
+// call rather than when the program starts: go vet starts lockvet once
+// per package, most of which have no script.
+var patterns = sync.OnceValue(func() (p struct{ getCmpArgv, argvCmpGet, localGet, del, expire *regexp.Regexp }) {
+	call := `redis\.p?call\(\s*['"]%s['"]\s*,`
 	// GET KEYS[1] compared with ARGV[n], in either order, directly.
-	getCmpArgv = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "get") + `\s*keys\[1\]\s*\)\s*[=~]=\s*argv\[(\d+)\]`)
-	argvCmpGet = regexp.MustCompile(`(?i)argv\[(\d+)\]\s*[=~]=\s*` + strings.ReplaceAll(call, "%s", "get") + `\s*keys\[1\]\s*\)`)
+	p.getCmpArgv = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "get") + `\s*keys\[1\]\s*\)\s*[=~]=\s*argv\[(\d+)\]`)
+	p.argvCmpGet = regexp.MustCompile(`(?i)argv\[(\d+)\]\s*[=~]=\s*` + strings.ReplaceAll(call, "%s", "get") + `\s*keys\[1\]\s*\)`)
 	// local v = redis.call("get", KEYS[1]) … v == ARGV[n]
-	localGet = regexp.MustCompile(`(?i)local\s+(\w+)\s*=\s*` + strings.ReplaceAll(call, "%s", "get") + `\s*keys\[1\]\s*\)`)
-	del      = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "(?:del|unlink)"))
-	expire   = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "(p?)expire(?:at)?") + `\s*keys\[\d+\]\s*,\s*(?:argv\[(\d+)\]|tonumber\(\s*argv\[(\d+)\]\s*\))?`)
-)
+	p.localGet = regexp.MustCompile(`(?i)local\s+(\w+)\s*=\s*` + strings.ReplaceAll(call, "%s", "get") + `\s*keys\[1\]\s*\)`)
+	p.del = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "(?:del|unlink)"))
+	p.expire = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "(p?)expire(?:at)?") + `\s*keys\[\d+\]\s*,\s*(?:argv\[(\d+)\]|tonumber\(\s*argv\[(\d+)\]\s*\))?`)
+	return p
+})
 
 // Classify classifies src.
 func Classify(src string) Script {
 	var s Script
-	if m := getCmpArgv.FindStringSubmatch(src); m != nil {
+	p := patterns()
+	if m := p.getCmpArgv.FindStringSubmatch(src); m != nil {
 		s.TokenArg, _ = strconv.Atoi(m[1])
-	} else if m := argvCmpGet.FindStringSubmatch(src); m != nil {
+	} else if m := p.argvCmpGet.FindStringSubmatch(src); m != nil {
 		s.TokenArg, _ = strconv.Atoi(m[1])
-	} else if m := localGet.FindStringSubmatch(src); m != nil {
+	} else if m := p.localGet.FindStringSubmatch(src); m != nil {
 		v := regexp.QuoteMeta(m[1])
 		cmp := regexp.MustCompile(`(?i)\b` + v + `\s*[=~]=\s*argv\[(\d+)\]|argv\[(\d+)\]\s*[=~]=\s*` + v + `\b`)
 		if c := cmp.FindStringSubmatch(src); c != nil {
@@ -74,13 +80,13 @@ func Classify(src string) Script {
 	}
 	checked := s.TokenArg > 0
 	switch {
-	case del.MatchString(src):
+	case p.del.MatchString(src):
 		s.Kind = UncheckedDelete
 		if checked {
 			s.Kind = CompareAndDelete
 		}
-	case expire.MatchString(src):
-		m := expire.FindStringSubmatch(src)
+	case p.expire.MatchString(src):
+		m := p.expire.FindStringSubmatch(src)
 		s.TTLMillis = strings.EqualFold(m[1], "p")
 		n := m[2]
 		if n == "" {

@@ -34,6 +34,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -319,7 +320,7 @@ func isErrorsIs(info *types.Info, call *ast.CallExpr) bool {
 	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is"
 }
 
-var failOpenComment = regexp.MustCompile(`(?i)fail[-_ ]?s?[-_ ]?open`)
+var failOpenComment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)fail[-_ ]?s?[-_ ]?open`) })
 
 // flow follows the outcome through the function and reports the first
 // path on which a busy or failed outcome is treated as acquired.
@@ -401,7 +402,7 @@ func (c *checker) failOpenNoted(a *redisops.Op, n ast.Node) bool {
 		if cg.Pos() >= n.End() {
 			break
 		}
-		if failOpenComment.MatchString(cg.Text()) {
+		if failOpenComment().MatchString(cg.Text()) {
 			return true
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/cfg"
@@ -150,7 +151,9 @@ func inTest(pass *analysis.Pass, op *redisops.Op) bool {
 
 // renewWords are names of helpers that keep a lock alive; a call of one
 // that is passed the lock's key counts as a renewal lockvet cannot see.
-var renewWords = regexp.MustCompile(`(?i)renew|extend|refresh|keep_?alive|heart_?beat|watch_?dog|touch|prolong`)
+var renewWords = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)renew|extend|refresh|keep_?alive|heart_?beat|watch_?dog|touch|prolong`)
+})
 
 // renewed reports whether anything in the package may renew a's lock: an
 // EXPIRE of its key, a write of it with a TTL, a script on it that
@@ -174,7 +177,7 @@ func renewed(pass *analysis.Pass, res *redisops.Result, locks *lockid.Locks, a *
 			return !found
 		}
 		fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
-		if !ok || !renewWords.MatchString(fn.Name()) {
+		if !ok || !renewWords().MatchString(fn.Name()) {
 			return true
 		}
 		for _, arg := range call.Args {
@@ -377,14 +380,14 @@ func (c *checker) timedCall(call *ast.CallExpr) (finding, bool) {
 			break
 		}
 		p := sig.Params().At(i)
-		if isDuration(p.Type()) && timeoutName.MatchString(p.Name()) {
+		if isDuration(p.Type()) && timeoutName().MatchString(p.Name()) {
 			return c.timed(arg, arg, false, "%[1]s is passed as the "+p.Name()+" of "+fn.Name()+" under lock %[2]s, whose TTL is %[3]s")
 		}
 	}
 	return finding{}, false
 }
 
-var timeoutName = regexp.MustCompile(`(?i)timeout|deadline`)
+var timeoutName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)timeout|deadline`) })
 
 // deadlineDef returns what e, a deadline, is defined with when it is a
 // local variable defined once, after the acquire (dl := time.Now().Add(d)

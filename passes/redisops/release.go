@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -108,13 +109,13 @@ func pairFirst(info *types.Info, n ast.Node) *types.Var {
 	return v
 }
 
-var secondKeyOrArg = regexp.MustCompile(`(?i)(keys|argv)\[\s*[2-9]`)
+var secondKeyOrArg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(keys|argv)\[\s*[2-9]`) })
 
 // unlockLike: a compare-and-delete of KEYS[1] against ARGV[1] that takes
 // nothing else.
 func unlockLike(src string) bool {
 	s := lua.Classify(src)
-	return s.Kind == lua.CompareAndDelete && s.TokenArg == 1 && !secondKeyOrArg.MatchString(src)
+	return s.Kind == lua.CompareAndDelete && s.TokenArg == 1 && !secondKeyOrArg().MatchString(src)
 }
 
 // methodOf looks up a method of t (or *t) by name.
