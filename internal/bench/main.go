@@ -97,7 +97,7 @@ func main() {
 		profile  = flag.Bool("profile", false, "write a CPU profile of one lockvet run per module to the work dir")
 		markdown = flag.String("markdown", "", "also write the results table as Markdown to `file`")
 		vettool  = flag.Bool("vettool", false, "measure only go vet against go vet -vettool=lockvet, every package analysed again and the module's packages edited (see vettoolModule)")
-		compare  = flag.String("compare", "", "with -vettool: also time go vet -vettool=`bin`, another lockvet binary (a build of an earlier commit), in the same rounds")
+		compare  = flag.String("compare", "", "with -vettool: also time go vet -vettool=BIN for each of these comma-separated `binaries` (lockvet built at an earlier commit, say), in the same rounds")
 	)
 	flag.Parse()
 	mods := defaultModules

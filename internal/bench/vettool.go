@@ -12,7 +12,8 @@ import (
 
 // runVettool (-vettool) measures go vet ./... with its default analyzers
 // against go vet -vettool=lockvet ./... (and, with -compare, against
-// another lockvet binary as the vet tool) on each module, in two cases:
+// other vet tools: lockvet built at another commit, say) on each
+// module, in two cases:
 //
 //   - full: every package analysed again, standard library included,
 //     as in a first vet run on a warm build cache: each run has a
@@ -31,20 +32,25 @@ func (b *bench) runVettool(mods []string) error {
 	if err := b.setup(); err != nil {
 		return err
 	}
-	if b.compare != "" {
-		var err error
-		if b.compare, err = filepath.Abs(b.compare); err != nil {
+	var compare []string
+	for _, bin := range strings.Split(b.compare, ",") {
+		if bin == "" {
+			continue
+		}
+		abs, err := filepath.Abs(bin)
+		if err != nil {
 			return err
 		}
+		compare = append(compare, abs)
 	}
 	fmt.Fprintf(b.out, "go vet -vettool=lockvet against go vet, %s, %d round(s) per case\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), b.rounds)
 	fmt.Fprintf(b.out, "lockvet: %s (this tree)", b.lockvet)
-	if b.compare != "" {
-		fmt.Fprintf(b.out, "; compare: %s", b.compare)
+	if len(compare) > 0 {
+		fmt.Fprintf(b.out, "; compare: %s", strings.Join(compare, ", "))
 	}
 	fmt.Fprintf(b.out, "\nload average at start: %s\n\n", loadavg())
 	for _, m := range mods {
-		if err := b.vettoolModule(m); err != nil {
+		if err := b.vettoolModule(m, compare); err != nil {
 			return err
 		}
 	}
@@ -52,7 +58,7 @@ func (b *bench) runVettool(mods []string) error {
 	return nil
 }
 
-func (b *bench) vettoolModule(spec string) error {
+func (b *bench) vettoolModule(spec string, compare []string) error {
 	path, version, ok := strings.Cut(spec, "@")
 	if !ok {
 		return fmt.Errorf("module %q: want path@version", spec)
@@ -78,9 +84,12 @@ func (b *bench) vettoolModule(spec string) error {
 		{name: "go vet", args: func(*bench) []string { return []string{"go", "vet", "./..."} }},
 		vettool("lockvet", b.lockvet, false),
 	}
-	if b.compare != "" {
-		full = append(full, vettool("compare", b.compare, true))
-		incr = append(incr, vettool("compare", b.compare, false))
+	names := []string{"lockvet"}
+	for _, bin := range compare {
+		name := filepath.Base(bin)
+		names = append(names, name)
+		full = append(full, vettool(name, bin, true))
+		incr = append(incr, vettool(name, bin, false))
 	}
 
 	edit, restore, err := packageEditor(dir)
@@ -143,7 +152,7 @@ func (b *bench) vettoolModule(spec string) error {
 	for _, c := range []string{"full", "incremental"} {
 		vet := summarize(samples[c+"/go vet"])
 		line := fmt.Sprintf("go vet %.2f / %.2f", vet.wall.Seconds(), vet.cpu.Seconds())
-		for _, name := range []string{"lockvet", "compare"} {
+		for _, name := range names {
 			ss := samples[c+"/"+name]
 			if len(ss) == 0 {
 				continue
