@@ -14,7 +14,15 @@ package checkthendel
 //     compared before a delete in a function called Unlock is an owner
 //     check whatever acquired it. When the value compared with is a
 //     constant (`== "1"`), only lockid's evidence counts, and the message
-//     points to LV204 (no holder can tell its lock from another's).
+//     points to LV204 (no holder can tell its lock from another's). A lease
+//     is a lock too: the function writes the key with the token it compares
+//     and a TTL (acquire or extend) and deletes it after the compare
+//     (lockid's TokenWrite), whatever it is named.
+//   - A DEL queued in a pipeline's callback is guarded by the compare
+//     around the call that opens the pipeline (guard.OwnerCompare); inside
+//     Watch that pipeline is not the transaction unless it is one (go-redis'
+//     Tx.Pipelined sends its commands outside MULTI/EXEC; TxPipelined is
+//     the transaction), and is reported.
 //   - Silent when the delete is queued in a transaction inside Watch (WATCH
 //     key, GET, MULTI, DEL, EXEC): EXEC fails if the key changed after the
 //     GET, so the race is closed. A DEL sent directly inside the Watch
@@ -57,10 +65,13 @@ and a third process can take it while the second still works. The window is
 small but real under load, GC pauses and network delays, and it is exactly
 what the token was meant to rule out. Only lock keys are reported: a key the
 package acquires with SET NX (in the same function, or a key built the same
-way elsewhere), or, when the compared value is a token rather than a
+way elsewhere), a lease that the same function writes with the compared
+token and a TTL, or, when the compared value is a token rather than a
 constant, a key or function named like a lock. A one-time code (an SMS or
 e-mail verification code) read, compared with the user's input and deleted
-has the same shape and is not a lock.`,
+has the same shape and is not a lock. Inside WATCH the DEL is safe only in
+MULTI/EXEC: go-redis' Tx.Pipelined and Tx.Pipeline send it as a plain
+pipeline, which the WATCH does not guard, and are reported.`,
 	Fix: `Compare and delete in one step on the server: a Lua compare-and-delete
 script (redis.NewScript), or, on Redis 8.4 and later with a go-redis that
 has it, DelExArgs with Mode "IFEQ". WATCH key, GET, then DEL inside
@@ -122,7 +133,7 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 		}
 		tv, ok := info.Types[c.Token]
 		constToken := ok && tv.Value != nil
-		if !hasLockKey(locks, d) && (constToken || !lockid.Named(info, d)) {
+		if !hasLockKey(locks, d) && (constToken || !lockid.Named(info, d)) && locks.TokenWrite(d, c.Get.Key(), c.Token) == nil {
 			continue
 		}
 		key := fixes.Text(pass.Fset, c.Get.Key())
@@ -130,6 +141,9 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 			d.Method, key)
 		if how := d.Advice(redisops.AdviseRelease); how != "" {
 			msg += " (" + how + ")"
+		}
+		if how := d.Advice(redisops.AdviseInTx); how != "" {
+			msg += "; " + how
 		}
 		if constToken {
 			msg += fmt.Sprintf("; the compared value %s is the same for every holder, so give the lock a random token (see LV204)", fixes.Text(pass.Fset, c.Token))

@@ -12,10 +12,13 @@
 // small but real under load, GC pauses and network delays, and it is exactly
 // what the token was meant to rule out. Only lock keys are reported: a key the
 // package acquires with SET NX (in the same function, or a key built the same
-// way elsewhere), or, when the compared value is a token rather than a
+// way elsewhere), a lease that the same function writes with the compared
+// token and a TTL, or, when the compared value is a token rather than a
 // constant, a key or function named like a lock. A one-time code (an SMS or
 // e-mail verification code) read, compared with the user's input and deleted
-// has the same shape and is not a lock.
+// has the same shape and is not a lock. Inside WATCH the DEL is safe only in
+// MULTI/EXEC: go-redis' Tx.Pipelined and Tx.Pipeline send it as a plain
+// pipeline, which the WATCH does not guard, and are reported.
 //
 // # How to fix
 //

@@ -16,6 +16,11 @@ const (
 	// AdviseRenew: extend the lock only while it holds this holder's
 	// token, in one step. For an expire (LV203).
 	AdviseRenew
+	// AdviseInTx: an op queued in a pipeline inside an optimistic
+	// transaction (Scope.InWatch, Kind Pipeline) goes out outside
+	// MULTI/EXEC, unguarded by the WATCH: how to queue it in the
+	// transaction instead. "" when the client has no such pipeline.
+	AdviseInTx
 )
 
 // Advice is the client's wording of a for o: an imperative clause such as

@@ -36,7 +36,7 @@ import (
 //	scriptRunner  Op.Renew (LV203)             x       x      x
 //	ctorArger     Op.Renew                             x
 //	ttlArger      Op.Renew                             x      x
-//	adviser       Op.Advice (messages)                 x      x       x
+//	adviser       Op.Advice (messages)         x       x      x       x
 type adapter interface {
 	// family is the family name for ops from fn's package, or "" if the
 	// adapter does not know fn.

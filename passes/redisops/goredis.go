@@ -124,6 +124,23 @@ func (goRedis) opensScope(fn *types.Func) (ScopeKind, bool, int, bool) {
 	return 0, false, 0, false
 }
 
+// advice: go-redis words only AdviseInTx; Tx.Pipelined and Tx.Pipeline
+// are plain pipelines, TxPipelined and TxPipeline the transaction.
+func (goRedis) advice(o *Op, a Advice) string {
+	if a != AdviseInTx || !o.Scope.InWatch || o.Scope.Kind != Pipeline || o.Scope.Node == nil {
+		return ""
+	}
+	sel, ok := ast.Unparen(o.Scope.Node.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	switch name := sel.Sel.Name; name {
+	case "Pipelined", "Pipeline":
+		return "inside Watch, " + name + " sends it outside MULTI/EXEC, so the WATCH guards nothing; queue it with Tx" + name
+	}
+	return ""
+}
+
 // batchType: a Pipeliner (the interface TxPipelined and Pipelined hand
 // their callbacks, TxPipeline and Pipeline return) or a *Pipeline only
 // queues what is called on it.

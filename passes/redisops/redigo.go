@@ -397,9 +397,9 @@ func connScope(pass *analysis.Pass, call *ast.CallExpr, rc *redigoCall) Scope {
 	case s.tx != nil:
 		return Scope{Kind: Tx, Node: s.tx, Client: s.txConn, InWatch: s.watch}
 	case s.pipe != nil:
-		return Scope{Kind: Pipeline, Node: s.pipe, Client: rc.conn, Param: handedConn(pass, call, rc.conn)}
+		return Scope{Kind: Pipeline, Node: s.pipe, Client: rc.conn, Param: handedConn(pass, call, rc.conn), InWatch: s.watch}
 	case rc.send:
-		return Scope{Kind: Pipeline, Node: call, Client: rc.conn, Param: handedConn(pass, call, rc.conn)}
+		return Scope{Kind: Pipeline, Node: call, Client: rc.conn, Param: handedConn(pass, call, rc.conn), InWatch: s.watch}
 	}
 	return Scope{InWatch: s.watch}
 }
@@ -871,6 +871,9 @@ func (redigo) runScript(pass *analysis.Pass, o *Op, v string, keys, args []strin
 
 // advice: SETNX takes no TTL; the one-step acquire is SET with NX and PX.
 func (redigo) advice(o *Op, a Advice) string {
+	if a == AdviseInTx && o.Scope.InWatch && o.Scope.Kind == Pipeline {
+		return `commands sent after WATCH without MULTI are not guarded by it; Send("MULTI") before them and end with Do("EXEC")`
+	}
 	if a != AdviseTTL {
 		return ""
 	}

@@ -13,6 +13,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -274,6 +275,31 @@ type Func struct {
 	cfg     *cfg.CFG
 	idx     cfgIdx
 	keys    keyIdx
+}
+
+// Batched returns, for f a function literal that is the callback of the
+// call opening a pipeline or transaction (rdb.Pipelined(ctx, func(p) …),
+// tx.TxPipelined(ctx, …)), that call, and the innermost function with
+// operations that holds it. The callback runs during the call, so what
+// holds at the call holds in it. ok is false for every other function.
+func (f *Func) Batched() (call *ast.CallExpr, outer *Func, ok bool) {
+	lit, isLit := f.Node.(*ast.FuncLit)
+	if !isLit || f.res == nil {
+		return nil, nil, false
+	}
+	for _, op := range f.Ops {
+		n := op.Scope.Node
+		if n == nil || op.Scope.Param || !slices.ContainsFunc(n.Args, func(a ast.Expr) bool { return ast.Unparen(a) == lit }) {
+			continue
+		}
+		for _, g := range f.res.Funcs {
+			if g != f && encloses(g.Node, n) && (outer == nil || encloses(outer.Node, g.Node)) {
+				outer = g
+			}
+		}
+		return n, outer, outer != nil
+	}
+	return nil, nil, false
 }
 
 // Result is redisops' result: every operation in the package, in source

@@ -806,6 +806,9 @@ func durationCount(info *types.Info, e ast.Expr, unit time.Duration) ast.Expr {
 // advice: SETNX takes no TTL; the one-step acquire is the SET builder with
 // Nx and PxMilliseconds (or ExSeconds).
 func (rueidisClient) advice(o *Op, a Advice) string {
+	if a == AdviseInTx && o.Scope.InWatch && o.Scope.Kind == Pipeline {
+		return "DoMulti without MULTI and EXEC is a pipeline, which the WATCH does not guard; put B().Multi() first and B().Exec() last"
+	}
 	if a != AdviseTTL {
 		return ""
 	}

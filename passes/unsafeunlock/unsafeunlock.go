@@ -27,6 +27,10 @@ package unsafeunlock
 //     (`if !ok { rdb.Del(…) }`) is not the release of a lock this code
 //     holds: it is a deliberate takeover of someone else's lock (usually
 //     after checking for a missing TTL), not this rule's mistake: silent.
+//   - A plain SET of a lock key taken in another function is a release by
+//     overwrite unless it writes the value the acquire writes, or its
+//     function is named to take the lock (setDeviceLock): both force the
+//     lock to hold others off before the work, and release nothing.
 //   - When every delete of the key in the acquiring function runs only with
 //     an error set (`if err != nil { rdb.Del(…) }`), the key is a marker
 //     kept on success and removed to allow a retry (idempotency keys,
@@ -161,6 +165,12 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 			continue
 		}
 		if overwrite {
+			// In a function of its own named to take the lock, a plain SET
+			// forces the lock (holds others off before the work); it
+			// releases nothing.
+			if lk.Evidence != lockid.SameFunc && lk.Evidence != lockid.ViaHelper && lockid.NamedToAcquire(d) {
+				continue
+			}
 			reportOverwrite(pass, r, d, key, lk)
 			continue
 		}

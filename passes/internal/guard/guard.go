@@ -40,6 +40,27 @@ type Fact struct {
 // position, so the statements before it are not scanned at all and a long
 // function costs the code between the two, not all that precedes.
 func Facts(info *types.Info, cur inspector.Cursor, stop ast.Node, since token.Pos) []Fact {
+	return allFacts(info, cur, stop, since, false)
+}
+
+// allFacts is Facts; with chains, also the conditions of the branches that
+// leave the block in the if-else chains before the node, known false:
+// the value read compared with a token in
+//
+//	if errors.Is(err, redis.Nil) {
+//		// not held yet
+//	} else if err != nil {
+//		return err
+//	} else if v != token {
+//		return nil
+//	}
+//	rdb.Del(ctx, key)
+//
+// The first branch's condition is false past the chain; a later one's is
+// false unless an earlier branch was taken (here: the key was not there,
+// so no other holder's value was read either). That is why these facts
+// serve the owner compare only, and not Facts' callers.
+func allFacts(info *types.Info, cur inspector.Cursor, stop ast.Node, since token.Pos, chains bool) []Fact {
 	var out []Fact
 	child := cur
 	for p := cur.Parent(); p.Node() != nil && child.Node() != stop; child, p = p, p.Parent() {
@@ -57,8 +78,19 @@ func Facts(info *types.Info, cur inspector.Cursor, stop ast.Node, since token.Po
 				if s == child.Node() {
 					break
 				}
-				if ifs, ok := s.(*ast.IfStmt); ok && ifs.Else == nil && leaves(info, ifs.Body) {
-					out = split(out, ifs, ifs.Cond, false)
+				ifs, ok := s.(*ast.IfStmt)
+				switch {
+				case !ok:
+				case ifs.Else == nil:
+					if leaves(info, ifs.Body) {
+						out = split(out, ifs, ifs.Cond, false)
+					}
+				case chains:
+					for ; ifs != nil; ifs, _ = ifs.Else.(*ast.IfStmt) {
+						if leaves(info, ifs.Body) {
+							out = split(out, ifs, ifs.Cond, false)
+						}
+					}
 				}
 			}
 		case *ast.FuncLit, *ast.FuncDecl:
@@ -166,11 +198,28 @@ type Compare struct {
 
 // OwnerCompare finds the GET-compare that guards the delete del, or nil.
 // The GET must be in the same function, before del, on the same key.
+//
+// A delete queued in the callback of a pipeline (tx.Pipelined(ctx,
+// func(p) { p.Del(ctx, key) }), inside Watch or not) is guarded by what
+// guards the call that opens the pipeline: the GET and the compare are
+// looked for there.
 func OwnerCompare(info *types.Info, del *redisops.Op) *Compare {
 	if del.Func == nil {
 		return nil
 	}
-	return ownerCompare(info, del.Func, del.Cursor, del.Call.Pos(), del.Keys)
+	if c := ownerCompare(info, del.Func, del.Cursor, del.Call.Pos(), del.Keys); c != nil {
+		return c
+	}
+	call, outer, ok := del.Func.Batched()
+	if !ok {
+		return nil
+	}
+	for cur := del.Cursor; cur.Node() != nil; cur = cur.Parent() {
+		if cur.Node() == call {
+			return ownerCompare(info, outer, cur, call.Pos(), del.Keys)
+		}
+	}
+	return nil
 }
 
 // HelperCompare finds the GET-compare that guards call, a call of the
@@ -236,7 +285,8 @@ func ownerCompare(info *types.Info, f *redisops.Func, cur inspector.Cursor, pos 
 				!keyid.AssignedBetween(info, f.Body, v, g.Call.End(), id.Pos())
 		}
 		if facts == nil {
-			facts = Facts(info, cur, f.Node, g.Call.Pos()) // g is the first GET: the others come after it
+			// g is the first GET: the others come after it.
+			facts = allFacts(info, cur, f.Node, g.Call.Pos(), true)
 		}
 		for _, ft := range facts {
 			var x, y ast.Expr

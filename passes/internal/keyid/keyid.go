@@ -12,6 +12,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -87,8 +88,9 @@ func Same(info *types.Info, body ast.Node, a, b ast.Expr) bool {
 
 // SameShape reports whether a and b are the same key pattern across
 // functions: the same constant, the same package-level variable, the same
-// field name of the same struct type, or a fmt.Sprintf with the same format
-// whose arguments have the same shape. It is the identity used to connect an
+// field name of the same struct type, a fmt.Sprintf with the same format
+// and as many arguments, or a call of the same key-building helper with the
+// same template (sameBuilderCall). It is the identity used to connect an
 // acquire in one function with a release in another (Lock/Unlock pairs).
 func SameShape(info *types.Info, a, b ast.Expr) bool {
 	a, b = ast.Unparen(a), ast.Unparen(b)
@@ -124,10 +126,13 @@ func SameShape(info *types.Info, a, b ast.Expr) bool {
 		return isVar
 	case *ast.CallExpr:
 		b, ok := b.(*ast.CallExpr)
-		if !ok || !isSprintf(info, a) || !isSprintf(info, b) || len(a.Args) != len(b.Args) || len(a.Args) == 0 {
+		if !ok || len(a.Args) != len(b.Args) {
 			return false
 		}
-		return SameShape(info, a.Args[0], b.Args[0])
+		if isSprintf(info, a) && isSprintf(info, b) {
+			return len(a.Args) > 0 && SameShape(info, a.Args[0], b.Args[0])
+		}
+		return sameBuilderCall(info, a, b)
 	case *ast.BinaryExpr:
 		b, ok := b.(*ast.BinaryExpr)
 		if !ok || a.Op != token.ADD || b.Op != token.ADD {
@@ -137,6 +142,80 @@ func SameShape(info *types.Info, a, b ast.Expr) bool {
 		return SameShape(info, a.X, b.X) || SameShape(info, a.Y, b.Y) && constValue(info, a.Y) != nil
 	}
 	return false
+}
+
+// KeyBuilder returns the function a key-building helper call calls: a
+// static call, with no spread argument, of a function or method declared
+// outside the standard library whose one result is a string
+// (storage.GetRedisKey(lockKeyFmt, id), lockKey(id)). Its body is the
+// helper's own; what it builds is the same key whenever the template it
+// is given is the same, as fmt.Sprintf with the same format is (SameShape).
+// Functions of the standard library are left out: their string results
+// (strconv, strings, os, time) are values, not key templates.
+func KeyBuilder(info *types.Info, call *ast.CallExpr) *types.Func {
+	if call.Ellipsis.IsValid() {
+		return nil
+	}
+	fn := typeutil.StaticCallee(info, call)
+	if fn == nil || fn.Pkg() == nil || stdPath(fn.Pkg().Path()) {
+		return nil
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Results().Len() != 1 {
+		return nil
+	}
+	if b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
+		return nil
+	}
+	return fn.Origin()
+}
+
+// stdPath reports whether path is a standard library package's: its
+// first element has no dot.
+func stdPath(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+// sameBuilderCall reports whether a and b call the same key-building
+// helper (KeyBuilder) with the same template: each argument that is a
+// constant or a package-level variable on either side is of the same
+// shape on the other; the others (the id, the receiver) vary from call to
+// call, as the arguments of fmt.Sprintf after the format do.
+func sameBuilderCall(info *types.Info, a, b *ast.CallExpr) bool {
+	fa := KeyBuilder(info, a)
+	if fa == nil || fa != KeyBuilder(info, b) {
+		return false
+	}
+	for i := range a.Args {
+		if (templatePart(info, a.Args[i]) || templatePart(info, b.Args[i])) && !SameShape(info, a.Args[i], b.Args[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// templatePart reports whether e, an argument of a key-building helper,
+// is part of the key's template: a constant or a package-level variable.
+func templatePart(info *types.Info, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if constValue(info, e) != nil {
+		return true
+	}
+	var id *ast.Ident
+	switch x := e.(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		if _, ok := info.Selections[x]; ok {
+			return false // a field: data, like the id
+		}
+		id = x.Sel
+	default:
+		return false
+	}
+	v, ok := info.ObjectOf(id).(*types.Var)
+	return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
 }
 
 func constValue(info *types.Info, e ast.Expr) constant.Value {

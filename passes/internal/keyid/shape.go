@@ -47,6 +47,8 @@ func shapeKeys(info *types.Info, e ast.Expr, path string, out []Shape) []Shape {
 	case *ast.CallExpr:
 		if len(e.Args) > 0 && isSprintf(info, e) {
 			out = shapeKeys(info, e.Args[0], path+"f"+strconv.Itoa(len(e.Args)), out)
+		} else if fn := KeyBuilder(info, e); fn != nil {
+			out = append(out, Shape{path: path + "c", obj: fn})
 		}
 	case *ast.StarExpr:
 		out = shapeKeys(info, e.X, path+"*", out)

@@ -150,19 +150,11 @@ func plainOf(info *types.Info, locks *lockid.Locks, op *redisops.Op, key ast.Exp
 		}
 	}
 	for _, a := range locks.Acquires() {
-		if a.Func != op.Func && keyid.SameShape(info, resolved(info, a, a.Key()), resolved(info, op, key)) && shapeNamed(info, a, op, key) && redisops.SameTemplate(a, op) {
+		if a.Func != op.Func && keyid.SameShape(info, resolved(info, a, a.Key()), resolved(info, op, key)) && locks.ShapeNamed(a, op, key) && redisops.SameTemplate(a, op) {
 			return &lockid.Lock{Acquire: a, Evidence: lockid.SameShape}
 		}
 	}
 	return nil
-}
-
-// shapeNamed is the rule for bare literal keys: across functions they
-// pair only when the key or a function is named like a lock.
-func shapeNamed(info *types.Info, a, op *redisops.Op, key ast.Expr) bool {
-	_, la := ast.Unparen(resolved(info, a, a.Key())).(*ast.BasicLit)
-	_, lb := ast.Unparen(resolved(info, op, key)).(*ast.BasicLit)
-	return !la || !lb || lockid.Named(info, a) || lockid.Named(info, op)
 }
 
 // resolved is key, used by op, seen through the locals of op's function

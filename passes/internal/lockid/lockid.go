@@ -5,7 +5,10 @@
 //     release closure) acquires the same key (keyid.Same) before it;
 //   - another function of the package acquires a key of the same shape
 //     (keyid.SameShape: the same struct field, package-level variable,
-//     constant, or fmt.Sprintf format) — the Lock/Unlock method pair;
+//     constant, or fmt.Sprintf format) — the Lock/Unlock method pair; or
+//     a key built by the same key helper with the same template
+//     (storage.GetRedisKey(deviceLockFmt, id) in both), when the call, the
+//     helper's returned key or either function names a lock (ShapeNamed);
 //   - the key is a parameter of a same-package helper, and some call of
 //     that helper passes a key that is a lock key at the call site
 //     (defer release(ctx, rdb, key) after acquiring key);
@@ -27,6 +30,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/internal/lockname"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
 
@@ -68,6 +72,9 @@ type Locks struct {
 	calls     []sameCall                      // same-package static calls, by position
 	byCallee  map[*types.Func][]*ast.CallExpr // the same, by callee
 	cps       counterparts                    // counterpart helpers, indexed on demand
+
+	namedOnce     sync.Once
+	namedBuilders map[*types.Func]bool // key helpers of the package whose key names a lock
 }
 
 type locksKey struct{}
@@ -213,11 +220,73 @@ func (l *Locks) indexCalls() {
 // weak evidence: a client's own test suite reuses one literal for every
 // command in unrelated tests (found by the sweep in go-redis), so such a
 // pair counts only when the key or either function is named like a lock.
-func (l *Locks) shapeNamed(a, op *redisops.Op, key ast.Expr) bool {
-	_, la := ast.Unparen(l.shaped(a, a.Key())).(*ast.BasicLit)
-	_, lb := ast.Unparen(l.shaped(op, key)).(*ast.BasicLit)
-	if !la || !lb {
+// So does a pair of keys built by the same helper (keyid.KeyBuilder): a
+// package's one key function (prefix + name) builds its caches' keys as
+// well as its locks', so the call (the template it is given, the helper's
+// name), what a helper of this package returns ("lock:job:" + name), or
+// either function must name a lock (storage.GetRedisKey(deviceLockKey,
+// id), lockKey(id), getDeviceLock).
+//
+// ShapeNamed is the rule, for tests that scan without the index.
+func (l *Locks) ShapeNamed(a, op *redisops.Op, key ast.Expr) bool {
+	info := l.pass.TypesInfo
+	ka, kb := ast.Unparen(l.shaped(a, a.Key())), ast.Unparen(l.shaped(op, key))
+	_, la := ka.(*ast.BasicLit)
+	_, lb := kb.(*ast.BasicLit)
+	if la && lb {
+		return Named(info, a) || Named(info, op)
+	}
+	fa, fb := l.builder(ka), l.builder(kb)
+	if fa == nil && fb == nil {
 		return true
 	}
-	return Named(l.pass.TypesInfo, a) || Named(l.pass.TypesInfo, op)
+	return lockname.LockLike(keyText(info, ka), false) || lockname.LockLike(keyText(info, kb), false) ||
+		l.builderNamed(fa) || l.builderNamed(fb) || Named(info, a) || Named(info, op)
+}
+
+func (l *Locks) shapeNamed(a, op *redisops.Op, key ast.Expr) bool { return l.ShapeNamed(a, op, key) }
+
+// builder is the key-building helper key calls, or nil.
+func (l *Locks) builder(key ast.Expr) *types.Func {
+	call, ok := key.(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	return keyid.KeyBuilder(l.pass.TypesInfo, call)
+}
+
+// builderNamed reports whether fn is a function of this package whose
+// returned key names a lock (return "lock:job:" + name).
+func (l *Locks) builderNamed(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() != l.pass.Pkg {
+		return false
+	}
+	l.namedOnce.Do(func() {
+		info := l.pass.TypesInfo
+		l.namedBuilders = map[*types.Func]bool{}
+		for _, f := range l.pass.Files {
+			for _, d := range f.Decls {
+				decl, ok := d.(*ast.FuncDecl)
+				if !ok || decl.Body == nil || decl.Type.Results == nil || len(decl.Type.Results.List) != 1 {
+					continue
+				}
+				fn, ok := info.Defs[decl.Name].(*types.Func)
+				if !ok {
+					continue
+				}
+				ast.Inspect(decl.Body, func(n ast.Node) bool {
+					switch n := n.(type) {
+					case *ast.FuncLit:
+						return false
+					case *ast.ReturnStmt:
+						if len(n.Results) == 1 && lockname.LockLike(keyText(info, n.Results[0]), false) {
+							l.namedBuilders[fn] = true
+						}
+					}
+					return true
+				})
+			}
+		}
+	})
+	return l.namedBuilders[fn]
 }

@@ -187,6 +187,17 @@ func Named(info *types.Info, op *redisops.Op) bool {
 	return false
 }
 
+// NamedToAcquire reports whether the function declaration holding op is
+// named to take a lock (lockname.Split: Lock, TryLock, setDeviceLock,
+// acquireSlot, …), not to release or renew one.
+func NamedToAcquire(op *redisops.Op) bool {
+	for c := range op.Cursor.Enclosing((*ast.FuncDecl)(nil)) {
+		role, _ := lockname.Split(c.Node().(*ast.FuncDecl).Name.Name)
+		return role == lockname.Acquires
+	}
+	return false
+}
+
 // keyText is the identifiers and string constants of a key expression,
 // with constant identifiers replaced by their value.
 func keyText(info *types.Info, e ast.Expr) string {
@@ -208,4 +219,44 @@ func keyText(info *types.Info, e ast.Expr) string {
 		return true
 	})
 	return b.String()
+}
+
+// TokenWrite returns a write of key, in the function declaration that
+// holds op, whose value is token and which sets a TTL: a lease its holder
+// takes or extends with its own token, the same token a GET's value is
+// compared with before op deletes the key:
+//
+//	v, err := tx.Get(ctx, key).Result()
+//	… if v != id { return nil } …
+//	if ttl <= 0 { p.Del(ctx, key) } else { p.Set(ctx, key, id, ttl) }
+//
+// A one-time code is compared with the user's input and deleted, but
+// never written with that input: nil. So is a token that is a constant
+// (the same for every holder: a state flag, not an owner).
+func (l *Locks) TokenWrite(op *redisops.Op, key, token ast.Expr) *redisops.Op {
+	info := l.pass.TypesInfo
+	if op.Func == nil || key == nil || token == nil {
+		return nil
+	}
+	if tv, ok := info.Types[token]; ok && tv.Value != nil {
+		return nil
+	}
+	var decl *ast.FuncDecl
+	for c := range op.Cursor.Enclosing((*ast.FuncDecl)(nil)) {
+		decl = c.Node().(*ast.FuncDecl)
+		break
+	}
+	if decl == nil {
+		return nil
+	}
+	for _, w := range l.res.Ops {
+		if w.Kind != redisops.Write && w.Kind != redisops.Acquire || w.Func == nil || w.Value == nil || w.Key() == nil ||
+			w.TTL == nil || w.NoTTL || w.NonPositiveTTL() || w.Probe || !encloses(decl, w.Call) {
+			continue
+		}
+		if redisops.SameTemplate(w, op) && keyid.Same(info, decl.Body, w.Key(), key) && keyid.Same(info, decl.Body, w.Value, token) {
+			return w
+		}
+	}
+	return nil
 }
