@@ -16,6 +16,9 @@ package constvalue
 //     Lua script that deletes or expires the key, on the same lock by
 //     lockid's evidence. A constant value with none of these is a set-once
 //     marker: silent.
+//   - An acquire in a _test.go file pairs only with releases and renewals
+//     in test files: a fixture that plays another holder with a constant
+//     is not released by the code under test.
 //   - A lock that never gets a TTL cannot pass to another holder while this
 //     one holds it, so its release needs no owner: silent. So are deletes
 //     that run only with an error set in the acquiring function (an
@@ -152,6 +155,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		if !expires {
 			continue
 		}
+		mine = c.dropFixtureUses(a, mine)
 		mine = c.dropRetryDeletes(a, mine)
 		if len(mine) == 0 {
 			continue // a set-once marker: nothing needs its owner
@@ -281,6 +285,21 @@ func (c *checker) sameLock(a, b *redisops.Op) bool {
 		return redisops.SameTemplate(a, b) && keyid.Same(info, a.Func.Body, a.Key(), b.Key())
 	}
 	return keyid.SameShape(info, a.Key(), b.Key())
+}
+
+// dropFixtureUses drops, for an acquire in a _test.go file, the uses
+// outside test files: a test fixture that plays another holder (SET NX
+// "other-worker") is not released by the code under test, which releases
+// its own acquire of a key built the same way.
+func (c *checker) dropFixtureUses(a *redisops.Op, uses []use) []use {
+	if !c.inTest(a) {
+		return uses
+	}
+	return slices.DeleteFunc(uses, func(u use) bool { return !c.inTest(u.op) })
+}
+
+func (c *checker) inTest(o *redisops.Op) bool {
+	return strings.HasSuffix(c.pass.Fset.File(o.Call.Pos()).Name(), "_test.go")
 }
 
 // dropRetryDeletes drops the deletes of a's key in a's function when every

@@ -150,7 +150,7 @@ func plainOf(info *types.Info, locks *lockid.Locks, op *redisops.Op, key ast.Exp
 		}
 	}
 	for _, a := range locks.Acquires() {
-		if a.Func != op.Func && keyid.SameShape(info, resolved(info, a, a.Key()), resolved(info, op, key)) && locks.ShapeNamed(a, op, key) && redisops.SameTemplate(a, op) {
+		if a.Func != op.Func && keyid.SameShape(info, resolved(info, a, a.Key()), resolved(info, op, key)) && locks.ShapeCounts(a, op, key) && redisops.SameTemplate(a, op) {
 			return &lockid.Lock{Acquire: a, Evidence: lockid.SameShape}
 		}
 	}

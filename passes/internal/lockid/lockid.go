@@ -8,7 +8,7 @@
 //     constant, or fmt.Sprintf format) — the Lock/Unlock method pair; or
 //     a key built by the same key helper with the same template
 //     (storage.GetRedisKey(deviceLockFmt, id) in both), when the call, the
-//     helper's returned key or either function names a lock (ShapeNamed);
+//     helper's returned key or either function names a lock (ShapeCounts);
 //   - the key is a parameter of a same-package helper, and some call of
 //     that helper passes a key that is a lock key at the call site
 //     (defer release(ctx, rdb, key) after acquiring key);
@@ -24,6 +24,7 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
+	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
@@ -107,7 +108,7 @@ func (l *Locks) Of(op *redisops.Op, key ast.Expr) *Lock {
 		return lk
 	}
 	for _, i := range l.acquiresShaped(op, key) {
-		if a := l.acquires[i]; a.Func != op.Func && l.sameShape(a, op, key) && l.shapeNamed(a, op, key) && redisops.SameTemplate(a, op) {
+		if a := l.acquires[i]; a.Func != op.Func && l.sameShape(a, op, key) && l.ShapeCounts(a, op, key) && redisops.SameTemplate(a, op) {
 			return &Lock{Acquire: a, Evidence: SameShape}
 		}
 	}
@@ -215,8 +216,10 @@ func (l *Locks) indexCalls() {
 	})
 }
 
-// shapeNamed reports whether a shape match of a's key with op's key
-// counts as the same lock. A bare string literal on both sides ("key") is
+// ShapeCounts reports whether a shape match of a's key with op's key
+// counts as the same lock. An acquire in a _test.go file counts only for
+// operations in test files: a fixture that plays another holder says
+// nothing of the keys of the code under test. A bare string literal on both sides ("key") is
 // weak evidence: a client's own test suite reuses one literal for every
 // command in unrelated tests (found by the sweep in go-redis), so such a
 // pair counts only when the key or either function is named like a lock.
@@ -227,8 +230,11 @@ func (l *Locks) indexCalls() {
 // either function must name a lock (storage.GetRedisKey(deviceLockKey,
 // id), lockKey(id), getDeviceLock).
 //
-// ShapeNamed is the rule, for tests that scan without the index.
-func (l *Locks) ShapeNamed(a, op *redisops.Op, key ast.Expr) bool {
+// ShapeCounts is exported for tests that scan without the index.
+func (l *Locks) ShapeCounts(a, op *redisops.Op, key ast.Expr) bool {
+	if l.inTest(a) && !l.inTest(op) {
+		return false
+	}
 	info := l.pass.TypesInfo
 	ka, kb := ast.Unparen(l.shaped(a, a.Key())), ast.Unparen(l.shaped(op, key))
 	_, la := ka.(*ast.BasicLit)
@@ -244,7 +250,9 @@ func (l *Locks) ShapeNamed(a, op *redisops.Op, key ast.Expr) bool {
 		l.builderNamed(fa) || l.builderNamed(fb) || Named(info, a) || Named(info, op)
 }
 
-func (l *Locks) shapeNamed(a, op *redisops.Op, key ast.Expr) bool { return l.ShapeNamed(a, op, key) }
+func (l *Locks) inTest(op *redisops.Op) bool {
+	return strings.HasSuffix(l.pass.Fset.File(op.Call.Pos()).Name(), "_test.go")
+}
 
 // builder is the key-building helper key calls, or nil.
 func (l *Locks) builder(key ast.Expr) *types.Func {

@@ -56,7 +56,7 @@ func (l *Locks) Match(a, op *redisops.Op, key ast.Expr) (Evidence, *ast.CallExpr
 		}
 		return 0, nil
 	}
-	if l.sameShape(a, op, key) && l.shapeNamed(a, op, key) {
+	if l.sameShape(a, op, key) && l.ShapeCounts(a, op, key) {
 		return SameShape, nil
 	}
 	if l.isCounterpart(a, op, key) {
