@@ -232,3 +232,34 @@ func TestWrapperDeclarationErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPackageLevelCalls: Redis calls and calls of declared helpers in
+// package-level initializers (no enclosing function) are read by no
+// check, and no check fails on them. A declared release helper called
+// there once crashed LV202 and LV204 with a nil function.
+func TestPackageLevelCalls(t *testing.T) {
+	t.Parallel()
+	const pkg = "lockvet.test/wrappers/pkglevel"
+	as, err := analyzer.Analyzers(&analyzer.Config{
+		AcquireFuncs:     []string{pkg + ".Grab:key=key,value=token,ttl=ttl"},
+		ExpireFuncs:      []string{pkg + ".Touch:key=key,ttl=ttl"},
+		ReleaseFuncs:     []string{pkg + ".Take:key=key"},
+		SafeReleaseFuncs: []string{pkg + ".Give:key=key,value=token"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs := load(t, "./wrappers/pkglevel")
+	g, err := checker.Analyze(as, factgraph.LinkLoaded(pkgs, pkgs), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, act := range g.Roots {
+		if act.Err != nil {
+			t.Errorf("%s: %v", act, act.Err)
+		}
+		for _, d := range act.Diagnostics {
+			t.Errorf("%s: %s: reported a call outside any function", act.Package.Fset.Position(d.Pos), d.Message)
+		}
+	}
+}

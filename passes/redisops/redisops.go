@@ -604,11 +604,16 @@ func (b *builder) add(cur inspector.Cursor, op *Op, ad adapter, recv ast.Expr) {
 		// receiver (rueidis' DoMulti) set the scope themselves.
 		op.Scope = b.scopeOf(cur, recv)
 	}
-	if encl := innermost(cur, (*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)); encl != nil {
-		f := b.funcOf(encl)
-		f.Ops = append(f.Ops, op)
-		op.Func = f
+	encl := innermost(cur, (*ast.FuncDecl)(nil), (*ast.FuncLit)(nil))
+	if encl == nil {
+		// A call in a package-level initializer (var _ = Unlock("k")) has
+		// no function around it: no flow to follow, no caller to pair
+		// it with. The checks read only operations inside functions.
+		return
 	}
+	f := b.funcOf(encl)
+	f.Ops = append(f.Ops, op)
+	op.Func = f
 	if file, ok := innermost(cur, (*ast.File)(nil)).(*ast.File); ok {
 		b.res.Files[file] = true
 	}
