@@ -31,6 +31,10 @@
 // finding is at the call that queues the EXPIRE, naming each helper and
 // its Redis call, with no fix (the TTL goes into the helper's acquire).
 //
+// Not read as a lock: a literal key, not named like a lock, that one
+// function applies eight or more different commands to (a client's own
+// test queuing every command on key "1").
+//
 // Reported:
 //
 //	_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {

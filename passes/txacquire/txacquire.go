@@ -12,6 +12,7 @@ import (
 	"github.com/lockvet/lockvet/internal/rules"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/internal/lockid"
 	"github.com/lockvet/lockvet/passes/internal/report"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
@@ -44,7 +45,11 @@ Helpers that queue on a pipeline their caller hands them (a go-redis
 Pipeliner parameter, a redigo connection they only Send on), in this
 package or another, count as their commands queued at the call: the
 finding is at the call that queues the EXPIRE, naming each helper and
-its Redis call, with no fix (the TTL goes into the helper's acquire).`,
+its Redis call, with no fix (the TTL goes into the helper's acquire).
+
+Not read as a lock: a literal key, not named like a lock, that one
+function applies eight or more different commands to (a client's own
+test queuing every command on key "1").`,
 	Bad: `_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 	pipe.SetNX(ctx, key, token, 0)
 	pipe.Expire(ctx, key, 30*time.Second)
@@ -87,7 +92,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 					a.Scope.Node != e.Scope.Node || a.Scope.Kind != e.Scope.Kind ||
 					a.Call.Pos() >= e.Call.Pos() && a.Call.Pos() < e.Call.End() ||
 					!redisops.SameTemplate(a, e) || !keyid.Same(pass.TypesInfo, f.Body, a.Key(), e.Key()) ||
-					!sameBatch(res, f, a, e) || checkedUnderWatch(pass, res, a) {
+					!sameBatch(res, f, a, e) || checkedUnderWatch(pass, res, a) || lockid.Exercised(pass.TypesInfo, a) {
 					continue
 				}
 				pairs = append(pairs, pair{f, a, e})

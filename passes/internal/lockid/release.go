@@ -260,3 +260,30 @@ func (l *Locks) TokenWrite(op *redisops.Op, key, token ast.Expr) *redisops.Op {
 	}
 	return nil
 }
+
+// exercisedMethods is how many different Redis methods one function
+// must apply to the same literal key before Exercised calls it a test
+// of the client's commands rather than lock code. Lock code applies
+// four or five to its key (acquire, GET, DEL or a script, EXPIRE,
+// PEXPIRE).
+const exercisedMethods = 8
+
+// Exercised reports whether op's key is a literal that the function
+// holding op exercises with many different commands (at least
+// exercisedMethods), and that is not named like a lock: a client's own
+// test queuing every command on key "1" (Expire, ExpireAt, …, GetSet,
+// SetNX, …) holds every shape of lock code and is none.
+func Exercised(info *types.Info, op *redisops.Op) bool {
+	k := op.Key()
+	if op.Func == nil || k == nil || Named(info, op) {
+		return false
+	}
+	if tv, ok := info.Types[k]; !ok || tv.Value == nil {
+		return false
+	}
+	methods := map[string]bool{}
+	for _, o := range op.Func.OpsOn(k) {
+		methods[o.Method] = true
+	}
+	return len(methods) >= exercisedMethods
+}

@@ -199,6 +199,15 @@ func getSet(ctx context.Context, rdb *redis.Client, key, token string) {
 	})
 }
 
+// A literal key with only the lock's own commands on it is still a lock.
+func literalTakeover(ctx context.Context, rdb *redis.Client, token string) {
+	rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+		pipe.Expire(ctx, "nightly", ttl) // want `Expire is queued before GetSet in the same transaction`
+		pipe.GetSet(ctx, "nightly", token)
+		return nil
+	})
+}
+
 // --- silent ---
 
 // SET NX with a TTL in a pipeline: correct (if needlessly batched).
@@ -308,4 +317,23 @@ func expireZero(ctx context.Context, rdb *redis.Client, key string) {
 		pipe.Expire(ctx, key, 0)
 		return nil
 	})
+}
+
+// A test of the client's commands queues every one of them on the key
+// "1": it holds the shapes of lock code (EXPIRE before GETSET, SETNX)
+// and is none (lockid.Exercised).
+func commandsOnOneKey(ctx context.Context, pipe redis.Pipeliner) {
+	pipe.Del(ctx, "1")
+	pipe.Exists(ctx, "1")
+	pipe.Expire(ctx, "1", time.Second)
+	pipe.ExpireNX(ctx, "1", time.Second)
+	pipe.ExpireXX(ctx, "1", time.Second)
+	pipe.ExpireAt(ctx, "1", time.Unix(1e9, 0))
+	pipe.PExpire(ctx, "1", time.Second)
+	pipe.Persist(ctx, "1")
+	pipe.Set(ctx, "1", 2, 0)
+	pipe.Get(ctx, "1")
+	pipe.GetSet(ctx, "1", 2)
+	pipe.SetNX(ctx, "1", 2, 0)
+	pipe.Incr(ctx, "1")
 }
