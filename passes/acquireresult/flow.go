@@ -668,6 +668,9 @@ func (f *flow) derived(a *redisops.Op, out redisops.Outcome) bool {
 			return !stmt
 		case *ast.SelectorExpr:
 			return walked || isValue // err.Error() is fine
+		case *ast.AssignStmt:
+			// _ = ok only silences the compiler: the reply is not read.
+			return walked || !blankTarget(p, e)
 		}
 		return true
 	}
@@ -747,4 +750,18 @@ func (c *checker) facts(a *redisops.Op) *funcFacts {
 	}
 	c.funcs[a.Func] = fn
 	return fn
+}
+
+// blankTarget reports whether as assigns e to the blank identifier.
+func blankTarget(as *ast.AssignStmt, e ast.Node) bool {
+	if len(as.Lhs) != len(as.Rhs) {
+		return false
+	}
+	for i, r := range as.Rhs {
+		if r == e {
+			id, ok := as.Lhs[i].(*ast.Ident)
+			return ok && id.Name == "_"
+		}
+	}
+	return false
 }
