@@ -4,7 +4,8 @@
 // two expressions are the same key when they are the same constant value,
 // the same variable (not reassigned between the two uses), the same field of
 // the same receiver, a fmt.Sprintf with the same format and the same
-// arguments, or a concatenation of such parts.
+// arguments, a call of the same key-building helper with the same
+// arguments (lockKey(id)), or a concatenation of such parts.
 package keyid
 
 import (
@@ -70,7 +71,10 @@ func Same(info *types.Info, body ast.Node, a, b ast.Expr) bool {
 			Same(info, body, a.X, b.X) && Same(info, body, a.Y, b.Y)
 	case *ast.CallExpr:
 		b, ok := b.(*ast.CallExpr)
-		if !ok || !isSprintf(info, a) || !isSprintf(info, b) || len(a.Args) != len(b.Args) || a.Ellipsis.IsValid() || b.Ellipsis.IsValid() {
+		if !ok || len(a.Args) != len(b.Args) || a.Ellipsis.IsValid() || b.Ellipsis.IsValid() {
+			return false
+		}
+		if !(isSprintf(info, a) && isSprintf(info, b)) && !sameBuilderArgs(info, body, a, b) {
 			return false
 		}
 		for i := range a.Args {
@@ -82,6 +86,33 @@ func Same(info *types.Info, body ast.Node, a, b ast.Expr) bool {
 	case *ast.StarExpr:
 		b, ok := b.(*ast.StarExpr)
 		return ok && Same(info, body, a.X, b.X)
+	}
+	return false
+}
+
+// sameBuilderArgs reports whether a and b call the same key-building
+// helper (KeyBuilder), on the same receiver for a method, with at least
+// one argument that is not a constant: lockKey(id) twice is one key, as
+// fmt.Sprintf with the same arguments is; a call with only constant
+// arguments (randomToken(16)) may be a new value each time. The caller
+// compares the arguments.
+func sameBuilderArgs(info *types.Info, body ast.Node, a, b *ast.CallExpr) bool {
+	fa := KeyBuilder(info, a)
+	if fa == nil || fa != KeyBuilder(info, b) {
+		return false
+	}
+	if sa, ok := ast.Unparen(a.Fun).(*ast.SelectorExpr); ok {
+		if sel, ok := info.Selections[sa]; ok {
+			sb, ok := ast.Unparen(b.Fun).(*ast.SelectorExpr)
+			if !ok || sel.Kind() != types.MethodVal || !Same(info, body, sa.X, sb.X) {
+				return false
+			}
+		}
+	}
+	for _, arg := range a.Args {
+		if constValue(info, arg) == nil {
+			return true
+		}
 	}
 	return false
 }
