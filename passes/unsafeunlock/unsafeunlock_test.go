@@ -67,3 +67,12 @@ func TestImportedSummaries(t *testing.T) {
 		func(*analysis.Pass) map[string]bool { return map[string]bool{"Take": true, "Drop": true} })
 	analysistest.Run(t, lvtest.TestData(t), unsafeunlock.New(ops, nil), "./imported/order")
 }
+
+// A module whose path has no dot (module shopsvc) is not the standard
+// library: its key function pairs the release with the acquire.
+func TestDotlessModule(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(lvtest.TestData(t), "dotless")
+	analysistest.RunWithSuggestedFixes(t, dir, unsafeunlock.Analyzer, "./...")
+	lvtest.FixedIsClean(t, dir, unsafeunlock.Analyzer, "./...")
+}

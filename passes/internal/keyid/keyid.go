@@ -202,10 +202,29 @@ func KeyBuilder(info *types.Info, call *ast.CallExpr) *types.Func {
 }
 
 // stdPath reports whether path is a standard library package's: its
-// first element has no dot.
+// first element is one of stdTop. A dotless first element alone does not
+// say it: services often have module paths such as "shopsvc", and their
+// key functions are key functions.
 func stdPath(path string) bool {
 	first, _, _ := strings.Cut(path, "/")
-	return !strings.Contains(first, ".")
+	return stdTop[first]
+}
+
+// stdTop holds the first path elements of the standard library's packages:
+// the directories of GOROOT/src in Go 1.26 (cmd and vendor included, and
+// the experimental arena and simd).
+var stdTop = map[string]bool{
+	"archive": true, "arena": true, "bufio": true, "builtin": true, "bytes": true,
+	"cmd": true, "cmp": true, "compress": true, "container": true, "context": true,
+	"crypto": true, "database": true, "debug": true, "embed": true, "encoding": true,
+	"errors": true, "expvar": true, "flag": true, "fmt": true, "go": true,
+	"hash": true, "html": true, "image": true, "index": true, "internal": true,
+	"io": true, "iter": true, "log": true, "maps": true, "math": true,
+	"mime": true, "net": true, "os": true, "path": true, "plugin": true,
+	"reflect": true, "regexp": true, "runtime": true, "simd": true, "slices": true,
+	"sort": true, "strconv": true, "strings": true, "structs": true, "sync": true,
+	"syscall": true, "testing": true, "text": true, "time": true, "unicode": true,
+	"unique": true, "unsafe": true, "vendor": true, "weak": true,
 }
 
 // sameBuilderCall reports whether a and b call the same key-building
