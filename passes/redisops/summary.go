@@ -457,17 +457,18 @@ func (s *summarizer) operands(sum *Summary, fn *types.Func, decl *ast.FuncDecl, 
 		sum.Value, sum.ValueConst = param(value), text(value)
 	}
 	if sum.Kind == lvconfig.AcquireFunc || sum.Kind == lvconfig.ExpireFunc {
-		ttl := main.TTL
+		ttl, unit := main.TTL, main.TTLUnit
 		if main.Kind == Acquire && main.NoTTL && !sum.NoTTL {
-			// The TTL is set by an EXPIRE after the SET NX in the helper.
+			// The TTL is set by an EXPIRE after the SET NX in the helper,
+			// in the EXPIRE's unit.
 			for _, op := range main.Func.Ops {
 				if op.Kind == Expire {
-					ttl = op.TTL
+					ttl, unit = op.TTL, op.TTLUnit
 				}
 			}
 		}
 		if sum.TTL = param(ttl); sum.TTL >= 0 {
-			sum.Unit = main.TTLUnit
+			sum.Unit = unit
 			if main.Via != nil {
 				sum.Unit = main.Via.Unit
 			}

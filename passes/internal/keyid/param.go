@@ -30,8 +30,9 @@ type Param struct {
 // ParamKey describes e, a key expression in body, the body of the function
 // fn, when its value depends on exactly one parameter of fn (or on fields
 // of the receiver) that body never assigns, and otherwise only on
-// constants, package-level variables and pure formatting (fmt.Sprintf,
-// fmt.Sprint, strconv, string conversions). Variadic parameters do not
+// constants, package-level variables, pure formatting (fmt.Sprintf,
+// fmt.Sprint, strconv, string conversions) and key functions
+// (KeyBuilder: paymentLockKey(orderNo)). Variadic parameters do not
 // count. A local variable of body written once (SoleDef) stands for the
 // expression it is defined with, up to MaxLocalDepth locals deep, so
 //
@@ -123,6 +124,24 @@ func (t *templ) write(b *strings.Builder, e ast.Expr) bool {
 		case t.isParam(v) && !AssignedIn(t.info, t.body, v):
 			b.WriteString("$")
 			return t.use(v)
+		case t.isParam(v):
+			// Normalised once at the top (key = fullKey(key)): after that
+			// statement the parameter stands for its right-hand side, in
+			// which it is still the argument.
+			as := topReassign(t.info, t.body, v)
+			switch {
+			case as == nil:
+				return false
+			case e.Pos() >= as.Rhs[0].Pos() && e.End() <= as.Rhs[0].End():
+				b.WriteString("$")
+				return t.use(v)
+			case e.Pos() > as.End() && t.locals < MaxLocalDepth:
+				t.locals++
+				ok := t.write(b, as.Rhs[0])
+				t.locals--
+				return ok
+			}
+			return false
 		case t.locals < MaxLocalDepth:
 			// A local written once: its definition.
 			rhs, _ := SoleDef(t.info, t.body, v)
@@ -192,6 +211,14 @@ func (t *templ) write(b *strings.Builder, e ast.Expr) bool {
 				return false
 			}
 			name = types.TypeString(tv.Type, nil)
+		} else if kb := KeyBuilder(t.info, e); kb != nil {
+			// A key function of the service's own (lockKey(id)): the same
+			// key whenever its arguments are, as for fmt.Sprintf. A method
+			// is left out: its receiver would be a second input.
+			if kb.Signature().Recv() != nil {
+				return false
+			}
+			name = "func:" + kb.FullName()
 		} else {
 			fn, ok := typeutil.Callee(t.info, e).(*types.Func)
 			if !ok || fn.Pkg() == nil || !pure[fn.Pkg().Path()+"."+fn.Name()] {
@@ -212,6 +239,30 @@ func (t *templ) write(b *strings.Builder, e ast.Expr) bool {
 		return true
 	}
 	return false
+}
+
+// topReassign returns the one assignment to the parameter v in body when
+// it is a statement of body itself (not inside a branch or loop) of the
+// form v = EXPR, and v is assigned nowhere else nor has its address
+// taken; otherwise nil.
+func topReassign(info *types.Info, body *ast.BlockStmt, v *types.Var) *ast.AssignStmt {
+	var found *ast.AssignStmt
+	for _, st := range body.List {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			continue
+		}
+		if id, ok := ast.Unparen(as.Lhs[0]).(*ast.Ident); ok && info.Uses[id] == v {
+			if found != nil {
+				return nil
+			}
+			found = as
+		}
+	}
+	if found == nil || assignedBetween(info, body, v, body.Pos()-1, found.Pos()) || assignedBetween(info, body, v, found.End(), body.End()+1) {
+		return nil
+	}
+	return found
 }
 
 // pure lists the formatting functions a key may be built with.

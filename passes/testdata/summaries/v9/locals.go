@@ -52,8 +52,8 @@ func LockBoth(ctx context.Context, a, b string) bool {
 	return rdb.SetNX(ctx, key, "1", time.Minute).Val() // want `go-redis/v9 acquire SetNX`
 }
 
-// From a call that is not formatting.
-func LockUpper(ctx context.Context, id string) bool {
+// From a key function of the package's own: a summary (more at the end).
+func LockUpper(ctx context.Context, id string) bool { // want `summary LockUpper: acquire key=1 func:lockvet.test/summaries/v9.lookup\(\$\) value="1" ttl=time.Minute returns lock paired at v9/locals.go:58`
 	key := lookup(id)
 	return rdb.SetNX(ctx, key, "1", time.Minute).Val() // want `go-redis/v9 acquire SetNX`
 }
@@ -94,4 +94,45 @@ func (s *Service) LockTask(ctx context.Context, name string) bool { // want `sum
 // Through a locker it is handed: whose prefix is not known here, no summary.
 func LockWith(ctx context.Context, p *Prefixed, name string) bool {
 	return p.LockName(ctx, name) // want `inferred acquire LockName key=name`
+}
+
+// --- key functions and normalised parameters ---
+
+// The parameter normalised once at the top (key = fullKey(key)): the
+// key is its right-hand side.
+func LockNormalised(ctx context.Context, key string) bool { // want `summary LockNormalised: acquire key=1 func:lockvet.test/summaries/v9.lookup\(\("app:"\+\$\)\) value="1" ttl=time.Minute returns lock paired at v9/locals.go:\d+`
+	key = lookup("app:" + key)
+	return rdb.SetNX(ctx, key, "1", time.Minute).Val() // want `go-redis/v9 acquire SetNX`
+}
+
+func UnlockNormalised(ctx context.Context, key string) { // want `summary UnlockNormalised: release bare key=1 func:lockvet.test/summaries/v9.lookup\(\("app:"\+\$\)\) paired at v9/locals.go:\d+`
+	key = lookup("app:" + key)
+	rdb.Del(ctx, key) // want `go-redis/v9 delete Del`
+}
+
+// No summary: a method that builds the key (its receiver is a second
+// input).
+func LockByStore(ctx context.Context, st *keyStore, id string) bool {
+	key := st.key(id)
+	return rdb.SetNX(ctx, key, "1", time.Minute).Val() // want `go-redis/v9 acquire SetNX`
+}
+
+type keyStore struct{ prefix string }
+
+func (s *keyStore) key(id string) string { return s.prefix + id }
+
+// No summary: the parameter normalised inside a branch, so not every use
+// sees it.
+func LockMaybeScoped(ctx context.Context, id string, scoped bool) bool {
+	if scoped {
+		id = lookup(id)
+	}
+	return rdb.SetNX(ctx, id, "1", time.Minute).Val() // want `go-redis/v9 acquire SetNX`
+}
+
+// No summary: normalised twice.
+func LockTwice(ctx context.Context, id string) bool {
+	id = lookup(id)
+	id = "lock:" + id
+	return rdb.SetNX(ctx, id, "1", time.Minute).Val() // want `go-redis/v9 acquire SetNX`
 }
