@@ -4,6 +4,7 @@ import (
 	"go/build"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -21,12 +22,15 @@ func TestStdTop(t *testing.T) {
 	for _, e := range entries {
 		if e.IsDir() && e.Name() != "testdata" {
 			found[e.Name()] = true
-			if !stdTop[e.Name()] {
+			if !slices.Contains(stdTop, e.Name()) {
 				t.Errorf("%s/%s is a standard library directory that stdTop does not list", src, e.Name())
 			}
 		}
 	}
-	for name := range stdTop {
+	if !slices.IsSorted(stdTop) {
+		t.Errorf("stdTop is not sorted: stdPath's binary search would miss names")
+	}
+	for _, name := range stdTop {
 		if !found[name] {
 			t.Errorf("stdTop lists %q, which %s does not hold", name, src)
 		}

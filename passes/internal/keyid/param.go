@@ -33,8 +33,11 @@ type Param struct {
 // constants, package-level variables, pure formatting (fmt.Sprintf,
 // fmt.Sprint, strconv, string conversions) and key functions
 // (KeyBuilder: paymentLockKey(orderNo)). Variadic parameters do not
-// count. A local variable of body written once (SoleDef) stands for the
-// expression it is defined with, up to MaxLocalDepth locals deep, so
+// count. A parameter that body assigns once, by a statement of the body
+// itself (key = fullKey(key), topReassign), stands after that statement
+// for its right-hand side. A local variable of body written once
+// (SoleDef) stands for the expression it is defined with, up to
+// MaxLocalDepth locals deep, so
 //
 //	func Lock(ctx context.Context, id string) { key := "lock:" + id; rdb.SetNX(ctx, key, …) }
 //
