@@ -69,12 +69,23 @@ func vetMain(args []string) {
 			os.Exit(1)
 		}
 		lockPkg, err := analyzer.LockPackages(cf.analyzerConfig())
-		if err == nil && !imps.facts && !imps.mentions(lockPkg) && cfg.FixArchive == "" && !hasFlag(args, "fix") && !hasFlag(args, "diff") {
-			if err := vetNothing(cfg, hasFlag(args, "json")); err != nil {
-				fmt.Fprintf(os.Stderr, "lockvet: %v\n", err)
+		if err == nil && !imps.facts && cfg.FixArchive == "" && !hasFlag(args, "fix") && !hasFlag(args, "diff") {
+			mentions, err := imps.mentions(cfg, lockPkg)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "lockvet: %s: %v\n", cfg.ImportPath, err)
 				os.Exit(1)
 			}
-			os.Exit(0)
+			if !mentions {
+				if err := vetNothing(cfg, hasFlag(args, "json")); err != nil {
+					fmt.Fprintf(os.Stderr, "lockvet: %v\n", err)
+					os.Exit(1)
+				}
+				os.Exit(0)
+			}
+		}
+		if err := imps.readTypes(cfg); err != nil {
+			fmt.Fprintf(os.Stderr, "lockvet: %s: %v\n", cfg.ImportPath, err)
+			os.Exit(1)
 		}
 		file, err := withImportTypes(cfg, imps)
 		if err != nil {

@@ -129,20 +129,22 @@ func vetNothing(cfg *vetConfig, jsonOut bool) error {
 	return os.WriteFile(cfg.VetxOutput, []byte(vetxMagic+"\x00\x00\x00\x00\x00\x00\x00\x00"), 0o666)
 }
 
-// vetImports are the types of a package's direct imports, read from the
-// compiler's export data, and what their vetx files hold.
+// vetImports are a package's direct imports, what their vetx files
+// hold, and (readTypes) their types, read from the compiler's export
+// data.
 type vetImports struct {
-	fset  *token.FileSet
-	pkgs  map[string]*types.Package // every package the imports' types mention, by path
-	facts bool                      // some import's vetx file holds facts
+	paths []string // the direct imports' package paths, sorted
+	facts bool     // some import's vetx file holds facts
 	// noTypes are the imports (by package path) whose vetx file holds
 	// no types: lockvet wrote it (vetNothing).
 	noTypes []string
+
+	fset *token.FileSet
+	pkgs map[string]*types.Package // every package the read types mention, by path
 }
 
-// readVetImports reads the types of cfg's direct imports from the
-// compiler's export data (PackageFile), and the headers of their vetx
-// files (PackageVetx).
+// readVetImports reads the headers of the vetx files of cfg's direct
+// imports (PackageVetx); it reads no types.
 func readVetImports(cfg *vetConfig) (*vetImports, error) {
 	imps := &vetImports{fset: token.NewFileSet(), pkgs: make(map[string]*types.Package)}
 	for _, path := range slices.Sorted(maps.Keys(cfg.PackageVetx)) {
@@ -157,24 +159,130 @@ func readVetImports(cfg *vetConfig) (*vetImports, error) {
 	}
 	paths := make(map[string]bool)
 	for _, path := range cfg.ImportMap {
-		paths[path] = true
-	}
-	for _, path := range slices.Sorted(maps.Keys(paths)) {
-		if path == "unsafe" || path == "C" {
-			continue
+		if path != "unsafe" && path != "C" {
+			paths[path] = true
 		}
+	}
+	imps.paths = slices.Sorted(maps.Keys(paths))
+	return imps, nil
+}
+
+// readTypes reads the types of the imports whose vetx file holds none
+// from the compiler's export data (PackageFile), for withImportTypes.
+func (imps *vetImports) readTypes(cfg *vetConfig) error {
+	for _, path := range imps.noTypes {
 		if pkg, ok := imps.pkgs[path]; ok && pkg.Complete() {
 			continue
 		}
 		file, ok := cfg.PackageFile[path]
 		if !ok {
-			return nil, fmt.Errorf("no export data for %q", path)
+			return fmt.Errorf("no export data for %q", path)
 		}
 		if err := readExportData(imps.fset, imps.pkgs, path, file); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return imps, nil
+	return nil
+}
+
+// mentions reports whether a direct import is, or has types that
+// mention, a package for which lockPkg is true: a package whose calls
+// lockvet's checks read cannot call a client's method, or a declared
+// wrapper, without one.
+//
+// It reads no types. A package's export data names every package its
+// types mention in its table of strings, the first section of the
+// compiler's format (exportStrings), so a lookup of each string answers
+// for a fraction of the cost of reading the types (on go-redis v9, most
+// of the run on a package that imports the client's own package and
+// holds no lock operation). The table also holds identifiers and other
+// strings, so a string that only looks like such a path says yes too:
+// the package is then analysed, as it would have been without the
+// table. Export data in another format is read in full.
+func (imps *vetImports) mentions(cfg *vetConfig, lockPkg func(string) bool) (bool, error) {
+	for _, path := range imps.paths {
+		// The package's own path is not in its table (the compiler
+		// writes "" for it).
+		if lockPkg(path) {
+			return true, nil
+		}
+		file, ok := cfg.PackageFile[path]
+		if !ok {
+			return false, fmt.Errorf("no export data for %q", path)
+		}
+		data, err := exportData(file)
+		if err != nil {
+			return false, fmt.Errorf("reading export data for %q: %v", path, err)
+		}
+		found, ok := exportStrings(data, lockPkg)
+		if !ok {
+			pkgs := make(map[string]*types.Package)
+			if _, err := gcexportdata.Read(bytes.NewReader(data), token.NewFileSet(), pkgs, path); err != nil {
+				return false, err
+			}
+			found = slices.ContainsFunc(slices.Collect(maps.Keys(pkgs)), lockPkg)
+		}
+		if found {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// exportStrings reports whether match is true of a string in the
+// table of strings of export data in the compiler's unified format (Go
+// 1.20 and later, format versions 0 to 2); ok is false for data in
+// another format or version, which the caller then reads in full.
+//
+// The layout (cmd/compile's pkgbits encoding): 'u'; the version,
+// uint32; from version 1 a uint32 of flags; for each of the 10
+// sections the index of the end of its last element, uint32; the end
+// offset of each element, uint32; the elements' data; an 8-byte
+// fingerprint. All integers are little-endian. The strings are the
+// elements of the first section, each its bytes.
+func exportStrings(data []byte, match func(string) bool) (found, ok bool) {
+	const sections, fingerprint = 10, 8
+	if len(data) < 1 || data[0] != 'u' {
+		return false, false
+	}
+	data = data[1:]
+	u32 := func(i int) (uint32, bool) {
+		if i < 0 || i+4 > len(data) {
+			return 0, false
+		}
+		return binary.LittleEndian.Uint32(data[i:]), true
+	}
+	version, ok := u32(0)
+	if !ok || version > 2 {
+		return false, false
+	}
+	off := 4
+	if version >= 1 {
+		off += 4 // flags
+	}
+	strs, ok1 := u32(off)
+	elems, ok2 := u32(off + 4*(sections-1))
+	off += 4 * sections
+	if !ok1 || !ok2 || strs > elems || uint64(off)+4*uint64(elems) > uint64(len(data)) {
+		return false, false
+	}
+	ends := data[off : off+4*int(elems)]
+	elemData := data[off+4*int(elems):]
+	if elems == 0 || uint64(len(elemData)) != uint64(binary.LittleEndian.Uint32(ends[4*(elems-1):]))+fingerprint {
+		return false, false
+	}
+	start := uint32(0)
+	for i := range int(strs) {
+		end := binary.LittleEndian.Uint32(ends[4*i:])
+		if end < start || int(end) > len(elemData) {
+			return false, false
+		}
+		if match(string(elemData[start:end])) {
+			return true, true
+		}
+		start = end
+	}
+	return false, true
 }
 
 // readExportData reads the types of package path from the compiler's
@@ -228,17 +336,6 @@ func exportData(file string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: no export data section in __.PKGDEF", file)
 	}
 	return data[i+len("\n$$B\n"):], nil
-}
-
-// mentions reports whether the imports' types mention a package for
-// which lockPkg is true.
-func (imps *vetImports) mentions(lockPkg func(string) bool) bool {
-	for path := range imps.pkgs {
-		if lockPkg(path) {
-			return true
-		}
-	}
-	return false
 }
 
 // withImportTypes writes, next to cfg's file, a vetx file for each

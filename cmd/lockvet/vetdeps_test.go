@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/gcexportdata"
 )
 
 // TestVetTypesOnly: go vet runs lockvet on every dependency, and
@@ -144,10 +149,17 @@ func Run() bool { defer L.Free(); return p.Take(K, p.TTL) }
 	if err != nil {
 		t.Fatal(err)
 	}
-	is := func(path string) func(string) bool { return func(p string) bool { return p == path } }
-	if imps.facts || imps.mentions(is("context")) || !imps.mentions(is("time")) || !imps.mentions(is(pPath)) {
+	mentions := func(path string) bool {
+		t.Helper()
+		yes, err := imps.mentions(vc, func(p string) bool { return p == path })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return yes
+	}
+	if imps.facts || mentions("context") || !mentions("time") || !mentions(pPath) {
 		t.Errorf("p's export data: facts %v, mentions context %v, time %v, p %v; want false, false, true, true",
-			imps.facts, imps.mentions(is("context")), imps.mentions(is("time")), imps.mentions(is(pPath)))
+			imps.facts, mentions("context"), mentions("time"), mentions(pPath))
 	}
 	data, err := os.ReadFile(pVetx)
 	if err != nil {
@@ -158,5 +170,64 @@ func Run() bool { defer L.Free(); return p.Take(K, p.TTL) }
 	vc.PackageVetx[pPath] = write("pfacts.vetx", string(data))
 	if imps, err := readVetImports(vc); err != nil || !imps.facts {
 		t.Errorf("an import's vetx file with facts: facts %v, %v; want true", imps != nil && imps.facts, err)
+	}
+}
+
+// TestExportStrings: the table of strings of the compiler's export data
+// names every package the types mention (what mentions relies on to
+// read no types), on the standard library's and go-redis's packages as
+// this Go compiles them; data in another format, or cut short, is not
+// read as a table.
+func TestExportStrings(t *testing.T) {
+	t.Parallel()
+	list := command(t, ".", "go", "list", "-export", "-deps", "-f", "{{.ImportPath}}={{.Export}}",
+		"github.com/redis/go-redis/v9", "net/http", "go/types")
+	if list.code != 0 {
+		t.Fatalf("go list -export: exit %d\n%s", list.code, list.stderr)
+	}
+	read := 0
+	for line := range strings.Lines(list.stdout) {
+		path, file, _ := strings.Cut(strings.TrimSpace(line), "=")
+		if file == "" || path == "unsafe" {
+			continue
+		}
+		data, err := exportData(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pkgs := map[string]*types.Package{}
+		if _, err := gcexportdata.Read(bytes.NewReader(data), token.NewFileSet(), pkgs, path); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for mentioned := range pkgs {
+			if mentioned == path {
+				continue
+			}
+			if found, ok := exportStrings(data, func(s string) bool { return s == mentioned }); !found || !ok {
+				t.Errorf("%s: the export data's strings: %q found %v, format read %v; want true, true", path, mentioned, found, ok)
+			}
+		}
+		if found, ok := exportStrings(data, func(s string) bool { return s == "example.com/no/such/package" }); found || !ok {
+			t.Errorf("%s: a path the types do not mention: found %v, format read %v; want false, true", path, found, ok)
+		}
+		for _, n := range []int{0, 1, 5, 30, len(data) / 2, len(data) - 1} {
+			if _, ok := exportStrings(data[:n], func(string) bool { return false }); ok {
+				t.Errorf("%s: export data cut to %d of %d bytes read as a table", path, n, len(data))
+			}
+		}
+		if path == "net/http" {
+			var buf bytes.Buffer
+			pkg := pkgs[path]
+			if err := gcexportdata.Write(&buf, token.NewFileSet(), pkg); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := exportStrings(buf.Bytes(), func(string) bool { return true }); ok {
+				t.Errorf("indexed export data (%q...) read as the unified format's table", buf.Bytes()[:1])
+			}
+		}
+		read++
+	}
+	if read < 50 {
+		t.Errorf("go list -export gave export data for %d packages; want the dependencies of go-redis, net/http and go/types\n%s", read, list.stdout)
 	}
 }

@@ -37,12 +37,19 @@ import (
 //	ctorArger     Op.Renew                             x
 //	ttlArger      Op.Renew                             x      x
 //	adviser       Op.Advice (messages)         x       x      x       x
+//	pathFamilier  ClientPackage                x       x      x       x        x
 type adapter interface {
 	// family is the family name for ops from fn's package, or "" if the
 	// adapter does not know fn.
 	family(fn *types.Func) string
 	// op builds the operation for a call to fn, or nil.
 	op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op
+}
+
+// pathFamilier is implemented by adapters that know their operations by
+// the package path alone: pathFamily(fn.Pkg().Path()) is family(fn).
+type pathFamilier interface {
+	pathFamily(path string) string
 }
 
 // scopeOpener is implemented by adapters whose pipelines and transactions

@@ -1,6 +1,8 @@
 package redisops
 
 import (
+	"go/token"
+	"go/types"
 	"os"
 	"strings"
 	"testing"
@@ -34,6 +36,7 @@ func TestCapabilityTable(t *testing.T) {
 		"ctorArger":    func(a adapter) bool { _, ok := a.(ctorArger); return ok },
 		"ttlArger":     func(a adapter) bool { _, ok := a.(ttlArger); return ok },
 		"adviser":      func(a adapter) bool { _, ok := a.(adviser); return ok },
+		"pathFamilier": func(a adapter) bool { _, ok := a.(pathFamilier); return ok },
 	}
 	var header []int // column of each adapter name
 	var names []string
@@ -65,5 +68,36 @@ func TestCapabilityTable(t *testing.T) {
 	}
 	if rows != len(has) {
 		t.Errorf("capabilities.go table has %d capability rows, want %d", rows, len(has))
+	}
+}
+
+// TestClientPackage: ClientPackage answers for every client and lock
+// library package as the adapters' family does, and allocates nothing
+// on the strings of export data it is called on (cmd/lockvet, vetdeps.go).
+func TestClientPackage(t *testing.T) {
+	// Not parallel: testing.AllocsPerRun refuses to run in a parallel test.
+	var paths []string
+	for _, m := range []map[string]string{goRedisPaths, redigoPaths, lockLibPaths} {
+		for p := range m {
+			paths = append(paths, p)
+		}
+	}
+	paths = append(paths, memcachePath, rueidisNative.path, rueidisNative.cmds, valkeyNative.path,
+		"fmt", "github.com/redis", "github.com/redis/go-redis/v9/internal/pool", "Context", "")
+	for _, path := range paths {
+		fn := types.NewFunc(token.NoPos, types.NewPackage(path, "p"), "F", types.NewSignatureType(nil, nil, nil, nil, nil, false))
+		want := false
+		for _, a := range adapters {
+			want = want || a.family(fn) != ""
+		}
+		if got := ClientPackage(path); got != want {
+			t.Errorf("ClientPackage(%q) = %v; an adapter's family says %v", path, got, want)
+		}
+	}
+	if !ClientPackage("github.com/redis/go-redis/v9") || ClientPackage("fmt") {
+		t.Errorf("ClientPackage: go-redis v9 %v, fmt %v; want true, false", ClientPackage("github.com/redis/go-redis/v9"), ClientPackage("fmt"))
+	}
+	if n := testing.AllocsPerRun(100, func() { ClientPackage("Context") }); n != 0 {
+		t.Errorf("ClientPackage allocates %v times per call; want 0", n)
 	}
 }

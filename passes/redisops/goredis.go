@@ -40,6 +40,7 @@ var goRedisPaths = map[string]string{
 // The capabilities this adapter has (capabilities.go).
 var (
 	_ adapter      = goRedis{}
+	_ pathFamilier = goRedis{}
 	_ scopeOpener  = goRedis{}
 	_ flusher      = goRedis{}
 	_ batchTyper   = goRedis{}
@@ -102,7 +103,9 @@ func goRedisNames() []string {
 	return ns
 }
 
-func (goRedis) family(fn *types.Func) string { return goRedisPaths[fn.Pkg().Path()] }
+func (g goRedis) family(fn *types.Func) string { return g.pathFamily(fn.Pkg().Path()) }
+
+func (goRedis) pathFamily(path string) string { return goRedisPaths[path] }
 
 func (goRedis) opensScope(fn *types.Func) (ScopeKind, bool, int, bool) {
 	ctx := 0

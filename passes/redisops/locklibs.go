@@ -43,8 +43,9 @@ func init() {
 
 // The capabilities this adapter has (capabilities.go).
 var (
-	_ adapter  = lockLibs{}
-	_ outcomer = lockLibs{}
+	_ adapter      = lockLibs{}
+	_ pathFamilier = lockLibs{}
+	_ outcomer     = lockLibs{}
 )
 
 var lockLibPaths = map[string]string{
@@ -53,7 +54,9 @@ var lockLibPaths = map[string]string{
 	"github.com/redis/rueidis/rueidislock": "rueidislock",
 }
 
-func (lockLibs) family(fn *types.Func) string { return lockLibPaths[fn.Pkg().Path()] }
+func (l lockLibs) family(fn *types.Func) string { return l.pathFamily(fn.Pkg().Path()) }
+
+func (lockLibs) pathFamily(path string) string { return lockLibPaths[path] }
 
 func (lockLibs) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op {
 	fam := lockLibPaths[fn.Pkg().Path()]

@@ -44,19 +44,22 @@ func init() {
 
 // The capabilities this adapter has (capabilities.go).
 var (
-	_ adapter     = memcache{}
-	_ ttlSetter   = memcache{}
-	_ outcomer    = memcache{}
-	_ nilReplier  = memcache{}
-	_ replier     = memcache{}
-	_ valueReader = memcache{}
-	_ adviser     = memcache{}
+	_ adapter      = memcache{}
+	_ pathFamilier = memcache{}
+	_ ttlSetter    = memcache{}
+	_ outcomer     = memcache{}
+	_ nilReplier   = memcache{}
+	_ replier      = memcache{}
+	_ valueReader  = memcache{}
+	_ adviser      = memcache{}
 )
 
 const memcachePath = "github.com/bradfitz/gomemcache/memcache"
 
-func (memcache) family(fn *types.Func) string {
-	if fn.Pkg().Path() == memcachePath {
+func (m memcache) family(fn *types.Func) string { return m.pathFamily(fn.Pkg().Path()) }
+
+func (memcache) pathFamily(path string) string {
+	if path == memcachePath {
 		return "gomemcache"
 	}
 	return ""

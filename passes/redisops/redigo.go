@@ -41,6 +41,7 @@ func init() {
 // The capabilities this adapter has (capabilities.go).
 var (
 	_ adapter      = redigo{}
+	_ pathFamilier = redigo{}
 	_ connFlusher  = redigo{}
 	_ connArger    = redigo{}
 	_ scriptMaker  = redigo{}
@@ -61,7 +62,9 @@ var redigoPaths = map[string]string{
 	"github.com/garyburd/redigo/redis": "redigo",
 }
 
-func (redigo) family(fn *types.Func) string { return redigoPaths[fn.Pkg().Path()] }
+func (r redigo) family(fn *types.Func) string { return r.pathFamily(fn.Pkg().Path()) }
+
+func (redigo) pathFamily(path string) string { return redigoPaths[path] }
 
 // redigoCall is a call that talks to a connection.
 type redigoCall struct {

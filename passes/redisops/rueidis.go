@@ -61,6 +61,7 @@ func init() { register(rueidisNative, rueidisNames) }
 // The capabilities this adapter has (capabilities.go).
 var (
 	_ adapter      = rueidisNative
+	_ pathFamilier = rueidisNative
 	_ scriptMaker  = rueidisNative
 	_ ttlSetter    = rueidisNative
 	_ outcomer     = rueidisNative
@@ -77,8 +78,10 @@ var (
 // ours reports whether path is the client package.
 func (r rueidisClient) ours(path string) bool { return path == r.path }
 
-func (r rueidisClient) family(fn *types.Func) string {
-	switch fn.Pkg().Path() {
+func (r rueidisClient) family(fn *types.Func) string { return r.pathFamily(fn.Pkg().Path()) }
+
+func (r rueidisClient) pathFamily(path string) string {
+	switch path {
 	case r.path, r.cmds:
 		return r.name
 	}
