@@ -5,67 +5,104 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"github.com/prometheus/common/expfmt"
-
 	"github.com/lockvet/lockvet/passes/inventory"
 )
 
-// The metrics of lockvet live (-format prometheus, -listen). Every series
-// has the label redis, the server scanned (the -redis address); the lock
-// figures also have pattern, the key pattern scanned. docs/live.md lists
-// them with alert rules.
+// The metrics of lockvet live (-format prometheus, -listen), written in
+// Prometheus's text exposition format (version 0.0.4) by writeMetrics.
+// Every series has the label redis, the server scanned (the -redis
+// address); the lock figures also have pattern, the key pattern
+// scanned. docs/live.md lists them with alert rules.
+//
+// lockvet does not link the Prometheus client library: its packages'
+// initialisation (the default registry's collectors, procfs's regular
+// expressions, the protobuf descriptors) took about 5 ms at every start
+// of the lockvet binary, and go vet -vettool=lockvet starts it once per
+// package, the standard library's included (270 times on go-redis v9;
+// docs/performance.md). The format is a few lines of text; the tests
+// compare it with the library's output, parse it with the Prometheus
+// parser, and run promtool's checks on it.
+type metricDesc struct {
+	name, help string
+	counter    bool // a counter; a gauge otherwise
+	pattern    bool // the series has the label pattern
+}
+
 var (
-	labelsRedis   = []string{"redis"}
-	labelsPattern = []string{"redis", "pattern"}
+	descLockKeys = &metricDesc{name: "lockvet_lock_keys", pattern: true,
+		help: "Lock keys (string keys) matching the pattern, at the last successful scan."}
+	descNoTTL = &metricDesc{name: "lockvet_lock_keys_without_ttl", pattern: true,
+		help: "Lock keys with no TTL (stuck locks: nobody but a person deletes them), at the last successful scan."}
+	descLongTTL = &metricDesc{name: "lockvet_lock_keys_ttl_above_code", pattern: true,
+		help: "Lock keys whose remaining TTL is longer than any TTL the code gives them, at the last successful scan."}
+	descOlder = &metricDesc{name: "lockvet_lock_keys_older_than_code_ttl", pattern: true,
+		help: "Lock keys whose estimated age (see lockvet_lock_oldest_age_seconds) exceeds the TTL the code gives them, at the last successful scan."}
+	descOldest = &metricDesc{name: "lockvet_lock_oldest_age_seconds", pattern: true,
+		help: "Estimated age of the pattern's oldest lock key, a lower bound: the larger of its idle time and, where the code's TTL is a constant, that TTL minus the remaining TTL. A renewal resets both; a read resets the idle time. Absent when no key had one."}
+	descIdle = &metricDesc{name: "lockvet_lock_longest_idle_seconds", pattern: true,
+		help: "Longest OBJECT IDLETIME among the pattern's lock keys: how long nobody read or wrote the key. Absent when no key had one (no key, or an LFU maxmemory policy)."}
+	descCodeTTL = &metricDesc{name: "lockvet_lock_code_ttl_seconds", pattern: true,
+		help: "The longest TTL the code gives locks of this pattern, at acquire or renewal, when every such TTL is a constant. Absent otherwise."}
 
-	descLockKeys = prometheus.NewDesc("lockvet_lock_keys",
-		"Lock keys (string keys) matching the pattern, at the last successful scan.", labelsPattern, nil)
-	descNoTTL = prometheus.NewDesc("lockvet_lock_keys_without_ttl",
-		"Lock keys with no TTL (stuck locks: nobody but a person deletes them), at the last successful scan.", labelsPattern, nil)
-	descLongTTL = prometheus.NewDesc("lockvet_lock_keys_ttl_above_code",
-		"Lock keys whose remaining TTL is longer than any TTL the code gives them, at the last successful scan.", labelsPattern, nil)
-	descOlder = prometheus.NewDesc("lockvet_lock_keys_older_than_code_ttl",
-		"Lock keys whose estimated age (see lockvet_lock_oldest_age_seconds) exceeds the TTL the code gives them, at the last successful scan.", labelsPattern, nil)
-	descOldest = prometheus.NewDesc("lockvet_lock_oldest_age_seconds",
-		"Estimated age of the pattern's oldest lock key, a lower bound: the larger of its idle time and, where the code's TTL is a constant, that TTL minus the remaining TTL. A renewal resets both; a read resets the idle time. Absent when no key had one.", labelsPattern, nil)
-	descIdle = prometheus.NewDesc("lockvet_lock_longest_idle_seconds",
-		"Longest OBJECT IDLETIME among the pattern's lock keys: how long nobody read or wrote the key. Absent when no key had one (no key, or an LFU maxmemory policy).", labelsPattern, nil)
-	descCodeTTL = prometheus.NewDesc("lockvet_lock_code_ttl_seconds",
-		"The longest TTL the code gives locks of this pattern, at acquire or renewal, when every such TTL is a constant. Absent otherwise.", labelsPattern, nil)
+	descSuccess = &metricDesc{name: "lockvet_live_scan_success",
+		help: "1 when the last scan completed, 0 when it failed."}
+	descDuration = &metricDesc{name: "lockvet_live_scan_duration_seconds",
+		help: "How long the last scan took."}
+	descTruncated = &metricDesc{name: "lockvet_live_scan_truncated",
+		help: "1 when the last successful scan stopped at -max-keys: its figures are incomplete."}
+	descInspected = &metricDesc{name: "lockvet_live_keys_inspected",
+		help: "Keys the last successful scan inspected, of any type."}
+	descLastScan = &metricDesc{name: "lockvet_live_last_scan_timestamp_seconds",
+		help: "When the last scan ended, successful or not (Unix time)."}
+	descLastSuccess = &metricDesc{name: "lockvet_live_last_success_timestamp_seconds",
+		help: "When the last successful scan ended (Unix time); the lock figures are from that scan."}
+	descScans = &metricDesc{name: "lockvet_live_scans_total", counter: true,
+		help: "Scans run by this process."}
+	descErrors = &metricDesc{name: "lockvet_live_scan_errors_total", counter: true,
+		help: "Scans that failed, of lockvet_live_scans_total."}
 
-	descSuccess = prometheus.NewDesc("lockvet_live_scan_success",
-		"1 when the last scan completed, 0 when it failed.", labelsRedis, nil)
-	descDuration = prometheus.NewDesc("lockvet_live_scan_duration_seconds",
-		"How long the last scan took.", labelsRedis, nil)
-	descTruncated = prometheus.NewDesc("lockvet_live_scan_truncated",
-		"1 when the last successful scan stopped at -max-keys: its figures are incomplete.", labelsRedis, nil)
-	descInspected = prometheus.NewDesc("lockvet_live_keys_inspected",
-		"Keys the last successful scan inspected, of any type.", labelsRedis, nil)
-	descLastScan = prometheus.NewDesc("lockvet_live_last_scan_timestamp_seconds",
-		"When the last scan ended, successful or not (Unix time).", labelsRedis, nil)
-	descLastSuccess = prometheus.NewDesc("lockvet_live_last_success_timestamp_seconds",
-		"When the last successful scan ended (Unix time); the lock figures are from that scan.", labelsRedis, nil)
-	descScans = prometheus.NewDesc("lockvet_live_scans_total",
-		"Scans run by this process.", labelsRedis, nil)
-	descErrors = prometheus.NewDesc("lockvet_live_scan_errors_total",
-		"Scans that failed, of lockvet_live_scans_total.", labelsRedis, nil)
+	liveDescs = []*metricDesc{descLockKeys, descNoTTL, descLongTTL, descOlder, descOldest, descIdle, descCodeTTL,
+		descSuccess, descDuration, descTruncated, descInspected, descLastScan, descLastSuccess, descScans, descErrors}
 )
 
-// liveMetrics is the collector of lockvet live's metrics: the figures of
-// the last scan, and for the locks those of the last successful one. A
-// scrape reads them; it never starts a scan.
+// The process's own series under -listen, with the names and meanings
+// the Prometheus client library gives them, so that dashboards made for
+// other Go exporters show them. They have no label redis.
+var (
+	descGoroutines = &metricDesc{name: "go_goroutines", help: "Number of goroutines that currently exist."}
+	descGoInfo     = &metricDesc{name: "go_info", help: "Information about the Go environment."}
+	descHeapAlloc  = &metricDesc{name: "go_memstats_alloc_bytes", help: "Number of bytes allocated in heap and currently in use."}
+	descStartTime  = &metricDesc{name: "process_start_time_seconds", help: "Start time of the process since unix epoch in seconds."}
+)
+
+// processStart is when lockvet started, close enough (package
+// initialisation), for process_start_time_seconds.
+var processStart = time.Now()
+
+// A sample is one series and its value; labels are name, value pairs,
+// sorted by name.
+type sample struct {
+	desc   *metricDesc
+	labels []string
+	value  float64
+}
+
+// liveMetrics are lockvet live's figures: those of the last scan, and
+// for the locks those of the last successful one. A scrape reads them;
+// it never starts a scan.
 type liveMetrics struct {
 	redis    string
 	patterns []string
@@ -119,50 +156,62 @@ func (m *liveMetrics) record(rep *liveReport, err error, took time.Duration, end
 	m.good, m.lastSuccess = rep, end
 }
 
-func (m *liveMetrics) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descLockKeys, descNoTTL, descLongTTL, descOlder, descOldest, descIdle, descCodeTTL,
-		descSuccess, descDuration, descTruncated, descInspected, descLastScan, descLastSuccess, descScans, descErrors} {
-		ch <- d
-	}
-}
-
-func (m *liveMetrics) Collect(ch chan<- prometheus.Metric) {
+// samples are the series of the figures now.
+func (m *liveMetrics) samples() []sample {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
-		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, append([]string{m.redis}, labels...)...)
+	var out []sample
+	add := func(d *metricDesc, v float64, pattern ...string) {
+		labels := []string{"redis", m.redis}
+		if d.pattern {
+			labels = []string{"pattern", pattern[0], "redis", m.redis}
+		}
+		out = append(out, sample{d, labels, v})
 	}
 	for _, p := range m.patterns {
 		if ttl, ok := m.codeTTL[p]; ok {
-			gauge(descCodeTTL, float64(ttl)/1000, p)
+			add(descCodeTTL, float64(ttl)/1000, p)
 		}
 	}
 	if m.scans == 0 {
-		return // nothing to say before the first scan ends
+		return out // nothing to say before the first scan ends
 	}
-	ch <- prometheus.MustNewConstMetric(descScans, prometheus.CounterValue, float64(m.scans), m.redis)
-	ch <- prometheus.MustNewConstMetric(descErrors, prometheus.CounterValue, float64(m.errs), m.redis)
-	gauge(descSuccess, boolFloat(m.ok))
-	gauge(descDuration, m.took.Seconds())
-	gauge(descLastScan, unixSeconds(m.lastScan))
+	add(descScans, float64(m.scans))
+	add(descErrors, float64(m.errs))
+	add(descSuccess, boolFloat(m.ok))
+	add(descDuration, m.took.Seconds())
+	add(descLastScan, unixSeconds(m.lastScan))
 	if m.good == nil {
-		return
+		return out
 	}
-	gauge(descLastSuccess, unixSeconds(m.lastSuccess))
-	gauge(descTruncated, boolFloat(m.good.Truncated))
-	gauge(descInspected, float64(m.good.Keys))
+	add(descLastSuccess, unixSeconds(m.lastSuccess))
+	add(descTruncated, boolFloat(m.good.Truncated))
+	add(descInspected, float64(m.good.Keys))
 	for _, p := range m.patterns {
 		ps := m.good.byPattern[p]
-		gauge(descLockKeys, float64(ps.keys), p)
-		gauge(descNoTTL, float64(ps.noTTL), p)
-		gauge(descLongTTL, float64(ps.longTTL), p)
-		gauge(descOlder, float64(ps.older), p)
+		add(descLockKeys, float64(ps.keys), p)
+		add(descNoTTL, float64(ps.noTTL), p)
+		add(descLongTTL, float64(ps.longTTL), p)
+		add(descOlder, float64(ps.older), p)
 		if ps.oldest >= 0 {
-			gauge(descOldest, float64(ps.oldest)/1000, p)
+			add(descOldest, float64(ps.oldest)/1000, p)
 		}
 		if ps.idle >= 0 {
-			gauge(descIdle, float64(ps.idle), p)
+			add(descIdle, float64(ps.idle), p)
 		}
+	}
+	return out
+}
+
+// processSamples are the process's own series (-listen).
+func processSamples() []sample {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return []sample{
+		{descGoroutines, nil, float64(runtime.NumGoroutine())},
+		{descGoInfo, []string{"version", runtime.Version()}, 1},
+		{descHeapAlloc, nil, float64(ms.Alloc)},
+		{descStartTime, nil, unixSeconds(processStart)},
 	}
 }
 
@@ -175,19 +224,68 @@ func boolFloat(b bool) float64 {
 
 func unixSeconds(t time.Time) float64 { return float64(t.UnixMilli()) / 1000 }
 
-// writeMetrics writes the registry in the Prometheus text format.
-func writeMetrics(w io.Writer, g prometheus.Gatherer) error {
-	mfs, err := g.Gather()
-	if err != nil {
-		return err
-	}
-	enc := expfmt.NewEncoder(w, expfmt.NewFormat(expfmt.TypeTextPlain))
-	for _, mf := range mfs {
-		if err := enc.Encode(mf); err != nil {
-			return err
+// metricsContentType is the content type of the text exposition format.
+const metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
+
+// writeMetrics writes the samples in the text exposition format, as the
+// Prometheus client library writes a registry: the metrics sorted by
+// name, each with its HELP and TYPE lines and its series sorted by
+// their labels' values; a metric with no series is left out.
+func writeMetrics(w io.Writer, samples []sample) error {
+	slices.SortStableFunc(samples, func(a, b sample) int {
+		if c := strings.Compare(a.desc.name, b.desc.name); c != 0 {
+			return c
 		}
+		return slices.Compare(a.labels, b.labels)
+	})
+	var b strings.Builder
+	for i, s := range samples {
+		if i == 0 || samples[i-1].desc != s.desc {
+			kind := "gauge"
+			if s.desc.counter {
+				kind = "counter"
+			}
+			fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s %s\n", s.desc.name, helpEscaper.Replace(s.desc.help), s.desc.name, kind)
+		}
+		b.WriteString(s.desc.name)
+		for j := 0; j+1 < len(s.labels); j += 2 {
+			if j == 0 {
+				b.WriteByte('{')
+			} else {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%s=\"%s\"", s.labels[j], labelEscaper.Replace(s.labels[j+1]))
+		}
+		if len(s.labels) > 0 {
+			b.WriteByte('}')
+		}
+		b.WriteByte(' ')
+		b.WriteString(formatValue(s.value))
+		b.WriteByte('\n')
 	}
-	return nil
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// The text format's escapes: in HELP, backslash and line feed; in a
+// label value, those and the double quote.
+var (
+	helpEscaper  = strings.NewReplacer(`\`, `\\`, "\n", `\n`)
+	labelEscaper = strings.NewReplacer(`\`, `\\`, "\n", `\n`, `"`, `\"`)
+)
+
+// formatValue is a sample's value as the text format has it: the
+// shortest decimal that reads back as v, or +Inf, -Inf, NaN.
+func formatValue(v float64) string {
+	switch {
+	case math.IsInf(v, 1):
+		return "+Inf"
+	case math.IsInf(v, -1):
+		return "-Inf"
+	case math.IsNaN(v):
+		return "NaN"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // scanOnce runs one scan with the -timeout deadline and records it.
@@ -206,10 +304,8 @@ func scanOnce(ctx context.Context, sc *liveScan, m *liveMetrics) (*liveReport, e
 // status of the text format.
 func printMetrics(sc *liveScan, stdout, stderr io.Writer) int {
 	m := newLiveMetrics(sc.opts.Addr, sc.patterns, sc.sites)
-	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(m)
 	rep, scanErr := scanOnce(context.Background(), sc, m)
-	if err := writeMetrics(stdout, reg); err != nil {
+	if err := writeMetrics(stdout, m.samples()); err != nil {
 		fmt.Fprintf(stderr, "lockvet live: %v\n", err)
 		return exitError
 	}
@@ -237,10 +333,13 @@ func serveMetrics(sc *liveScan, stderr io.Writer) int {
 		return exitError
 	}
 	m := newLiveMetrics(sc.opts.Addr, sc.patterns, sc.sites)
-	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(m, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", metricsContentType)
+		if err := writeMetrics(w, append(m.samples(), processSamples()...)); err != nil {
+			fmt.Fprintf(stderr, "lockvet live: /metrics: %v\n", err)
+		}
+	})
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintf(w, "lockvet live: lock metrics of %s on /metrics, from a scan every %s\n", sc.opts.Addr, sc.o.interval)
 	})

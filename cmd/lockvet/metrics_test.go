@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"os/exec"
@@ -330,12 +331,9 @@ func TestKeyAge(t *testing.T) {
 
 // exportedMetrics are the names of the metrics lockvet live exports.
 func exportedMetrics() []string {
-	ch := make(chan *prometheus.Desc, 100)
-	newLiveMetrics("", nil, nil).Describe(ch)
-	close(ch)
 	var names []string
-	for d := range ch {
-		names = append(names, regexp.MustCompile(`fqName: "([^"]+)"`).FindStringSubmatch(d.String())[1])
+	for _, d := range liveDescs {
+		names = append(names, d.name)
 	}
 	slices.Sort(names)
 	return names
@@ -446,14 +444,18 @@ func TestAlertRules(t *testing.T) {
 		m := newLiveMetrics("cache:6379", []string{"lock:*"}, nil)
 		m.codeTTL["lock:*"] = 15000
 		m.record(&liveReport{Keys: 3, byPattern: map[string]*patternStats{"lock:*": {keys: 2, noTTL: 1, oldest: 60000, idle: 60}}}, nil, time.Second, time.Now())
-		reg := prometheus.NewPedanticRegistry()
-		reg.MustRegister(m)
 		var b strings.Builder
-		if err := writeMetrics(&b, reg); err != nil {
+		if err := writeMetrics(&b, m.samples()); err != nil {
 			t.Fatal(err)
 		}
 		if got := len(metrics(t, b.String())); got != len(exported)*1 {
 			t.Errorf("%d series, want one of each of the %d metrics:\n%s", got, len(exported), b.String())
+		}
+		promtool(b.String(), "check", "metrics")
+		// And what -listen serves: the same with the process's series.
+		b.Reset()
+		if err := writeMetrics(&b, append(m.samples(), processSamples()...)); err != nil {
+			t.Fatal(err)
 		}
 		promtool(b.String(), "check", "metrics")
 	})
@@ -483,4 +485,82 @@ func buildPromtool(t *testing.T) string {
 		t.Fatalf("building promtool: %v\n%s", err, out)
 	}
 	return bin
+}
+
+// TestWriteMetricsAsClientLibrary: writeMetrics writes, byte for byte,
+// what the Prometheus client library writes for the same series (a
+// registry's Gather in the text format): order, HELP and TYPE lines,
+// escapes in help texts and label values, and values such as NaN, +Inf,
+// very small and very large numbers. The library is a test dependency
+// only (metrics.go says why).
+func TestWriteMetricsAsClientLibrary(t *testing.T) {
+	t.Parallel()
+	odd := "lock:\"a\"\\b\nc"
+	samples := []sample{
+		{descLockKeys, []string{"pattern", "lock:*", "redis", "cache:6379"}, 3},
+		{descLockKeys, []string{"pattern", odd, "redis", "cache:6379"}, 0},
+		{descLockKeys, []string{"pattern", "a:*", "redis", "cache:6379"}, 123456789012},
+		{descOldest, []string{"pattern", "lock:*", "redis", "cache:6379"}, 1e-9},
+		{descIdle, []string{"pattern", "lock:*", "redis", "cache:6379"}, math.Inf(1)},
+		{descDuration, []string{"redis", "cache:6379"}, 0.1},
+		{descSuccess, []string{"redis", "cache:6379"}, math.NaN()},
+		{descScans, []string{"redis", "cache:6379"}, 42},
+		{descErrors, []string{"redis", odd}, math.Inf(-1)},
+		{&metricDesc{name: "lockvet_test_help", help: "a \\ and a\nline feed"}, nil, -2.5},
+		{descGoInfo, []string{"version", "go1.26"}, 1},
+	}
+	var ours strings.Builder
+	if err := writeMetrics(&ours, slices.Clone(samples)); err != nil {
+		t.Fatal(err)
+	}
+
+	reg := prometheus.NewPedanticRegistry()
+	descs := map[*metricDesc]*prometheus.Desc{}
+	var metrics []prometheus.Metric
+	for _, s := range samples {
+		var names, values []string
+		for i := 0; i+1 < len(s.labels); i += 2 {
+			names, values = append(names, s.labels[i]), append(values, s.labels[i+1])
+		}
+		if descs[s.desc] == nil {
+			descs[s.desc] = prometheus.NewDesc(s.desc.name, s.desc.help, names, nil)
+		}
+		kind := prometheus.GaugeValue
+		if s.desc.counter {
+			kind = prometheus.CounterValue
+		}
+		metrics = append(metrics, prometheus.MustNewConstMetric(descs[s.desc], kind, s.value, values...))
+	}
+	reg.MustRegister(constCollector{descs, metrics})
+	fams, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var theirs strings.Builder
+	enc := expfmt.NewEncoder(&theirs, expfmt.NewFormat(expfmt.TypeTextPlain))
+	for _, f := range fams {
+		if err := enc.Encode(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ours.String() != theirs.String() {
+		t.Errorf("writeMetrics:\n%s\nthe client library:\n%s", ours.String(), theirs.String())
+	}
+}
+
+type constCollector struct {
+	descs   map[*metricDesc]*prometheus.Desc
+	metrics []prometheus.Metric
+}
+
+func (c constCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range c.descs {
+		ch <- d
+	}
+}
+
+func (c constCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, m := range c.metrics {
+		ch <- m
+	}
 }
