@@ -270,7 +270,9 @@ func ttlUnit(declared string, t types.Type) (Unit, bool) {
 }
 
 // outcome: a declared acquire reports its outcome in its results, (bool)
-// or (bool, error) as SetNX's Result does, or a last error alone.
+// or (bool, error) as SetNX's Result does, (T…, bool, error) with the
+// bool just before the error (a token and whether it was taken), or a
+// last error alone.
 func (d *declared) outcome(info *types.Info, o *Op) (Outcome, bool) {
 	sig, ok := info.TypeOf(o.Call.Fun).(*types.Signature)
 	if !ok {
@@ -289,6 +291,9 @@ func (d *declared) outcome(info *types.Info, o *Op) (Outcome, bool) {
 		out = callOutcome(info, o, BusyFalse, 0, -1, 1)
 	case n == 2 && isBool(0) && isErr(1):
 		out = callOutcome(info, o, BusyFalse, 0, 1, 2)
+	case n >= 3 && isBool(n-2) && isErr(n-1):
+		// (token, ok, err): the bool before the error.
+		out = callOutcome(info, o, BusyFalse, n-2, n-1, n)
 	case n >= 1 && isErr(n-1):
 		out = callOutcome(info, o, ErrOnly, -1, n-1, n)
 	default:

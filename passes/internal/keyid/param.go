@@ -216,12 +216,32 @@ func (t *templ) write(b *strings.Builder, e ast.Expr) bool {
 			name = types.TypeString(tv.Type, nil)
 		} else if kb := KeyBuilder(t.info, e); kb != nil {
 			// A key function of the service's own (lockKey(id)): the same
-			// key whenever its arguments are, as for fmt.Sprintf. A method
-			// is left out: its receiver would be a second input.
-			if kb.Signature().Recv() != nil {
-				return false
-			}
+			// key whenever its arguments are, as for fmt.Sprintf.
 			name = "func:" + kb.FullName()
+			if kb.Signature().Recv() != nil {
+				// A method (s.key("lease", name)): its receiver is one more
+				// input, fn's own receiver only, written as recv.* so that
+				// two calls name the same key only on the same receiver
+				// (UsesRecv, SubstRecv).
+				sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
+				if !ok {
+					return false
+				}
+				id, ok := ast.Unparen(sel.X).(*ast.Ident)
+				if !ok || t.sig.Recv() == nil || t.info.Uses[id] != t.sig.Recv() || AssignedIn(t.info, t.body, t.sig.Recv()) {
+					return false
+				}
+				b.WriteString(name + "(" + recvMark + ".*")
+				t.recv = true
+				for _, a := range e.Args {
+					b.WriteString(",")
+					if !t.write(b, a) {
+						return false
+					}
+				}
+				b.WriteString(")")
+				return true
+			}
 		} else {
 			fn, ok := typeutil.Callee(t.info, e).(*types.Func)
 			if !ok || fn.Pkg() == nil || !pure[fn.Pkg().Path()+"."+fn.Name()] {
