@@ -52,6 +52,9 @@ func (f *HelperFact) String() string {
 	if f.Summary.Queued {
 		s += " queued on " + strconv.Itoa(f.Summary.Batch)
 	}
+	if f.Summary.Scoped {
+		s += " scoped"
+	}
 	return s
 }
 

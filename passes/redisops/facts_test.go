@@ -10,7 +10,9 @@ import (
 	"github.com/lockvet/lockvet/passes/acquireresult"
 	"github.com/lockvet/lockvet/passes/checkthendel"
 	"github.com/lockvet/lockvet/passes/internal/lvtest"
+	"github.com/lockvet/lockvet/passes/outlive"
 	"github.com/lockvet/lockvet/passes/redisops"
+	"github.com/lockvet/lockvet/passes/ttlunit"
 	"github.com/lockvet/lockvet/passes/unsafeunlock"
 )
 
@@ -50,6 +52,10 @@ func TestFacts(t *testing.T) {
 		onceload.Run(t, dir,
 			onceload.Case{Analyzer: unsafeunlock.Analyzer, Patterns: append(orders, "./xpkg/memcache/order")},
 			onceload.Case{Analyzer: acquireresult.Analyzer, Patterns: billings},
+			// A scoped helper (WithLock): LV104 at the call; no LV105
+			// (billing) nor LV106 (weekly).
+			onceload.Case{Analyzer: ttlunit.Analyzer, Patterns: []string{"./xpkg/v9/jobs"}},
+			onceload.Case{Analyzer: outlive.Analyzer, Patterns: []string{"./xpkg/v9/weekly"}},
 			onceload.Case{Analyzer: checkthendel.Analyzer, Patterns: []string{"./xpkg/v9/settle", "./xpkg/redigo/settle", "./xpkg/rueidis/settle", "./xpkg/memcache/settle"}})
 	})
 }

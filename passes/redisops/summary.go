@@ -152,8 +152,27 @@ type Summary struct {
 	// function and the Redis call.
 	Via   string
 	Depth int
+	// Scoped: the helper also releases the lock it takes, before it
+	// returns (WithLock(ctx, key, ttl, fn)): a lock by its own evidence,
+	// whose findings are reported in it. At a call site what the caller
+	// gives it is checked (a TTL in the wrong unit, LV104); its result is
+	// not the acquire's outcome (Returns is false), and the caller holds
+	// nothing after the call (no release of its own to pair).
+	Scoped bool
 
 	local bool // the function is in the package being analysed
+}
+
+// releases reports whether op deletes a lock: a DEL, a compare-and-delete
+// command, or a compare-and-delete script.
+func releases(op *Op) bool {
+	switch op.Kind {
+	case Delete, CompareDelete:
+		return true
+	case Script:
+		return op.ScriptSrc != "" && lua.Classify(op.ScriptSrc).Kind == lua.CompareAndDelete
+	}
+	return false
 }
 
 // MaxDepth bounds how many helpers may lie between a call and the Redis
@@ -270,7 +289,7 @@ func (s *summarizer) ofFunc(f *Func, depth int) (*types.Func, *Summary) {
 	if !ok || s.sums[fn] != nil || strings.HasSuffix(pass.Fset.File(decl.Pos()).Name(), "_test.go") {
 		return nil, nil
 	}
-	var main *Op
+	var main, release *Op
 	var gets, expires, direct int
 	var batch *Scope // the caller's batch the ops are queued on
 	for _, op := range f.Ops {
@@ -294,6 +313,12 @@ func (s *summarizer) ofFunc(f *Func, depth int) (*types.Func, *Summary) {
 		case LockTTL:
 			continue
 		}
+		if main != nil && main.Kind == Acquire && main.Via == nil && release == nil && releases(op) {
+			// WithLock(ctx, key, ttl, fn): the helper releases what it
+			// takes (scoped, below).
+			release = op
+			continue
+		}
 		if main != nil && !(main.Kind == Acquire && op.Kind == Expire) {
 			return nil, nil // more than one lock operation
 		}
@@ -304,6 +329,10 @@ func (s *summarizer) ofFunc(f *Func, depth int) (*types.Func, *Summary) {
 	if main == nil || main.Via == nil && depth > 0 || main.Via != nil && main.Via.Depth+1 != depth {
 		return nil, nil
 	}
+	if release != nil && (main.NoTTL || expires > 0 || gets > 0 || batch != nil ||
+		!keyid.Same(pass.TypesInfo, decl.Body, main.Key(), release.Key())) {
+		return nil, nil
+	}
 	key, ok := keyid.ParamKey(pass.TypesInfo, fn, decl.Body, main.Key())
 	if !ok || key.Index < 0 {
 		return nil, nil
@@ -311,7 +340,7 @@ func (s *summarizer) ofFunc(f *Func, depth int) (*types.Func, *Summary) {
 	sum := &Summary{
 		Func: fullName(fn), Name: fn.Name(), Key: key.Index, KeyTemplate: key.Template,
 		Value: -1, TTL: -1, Depth: depth, local: true, Method: main.Method,
-		Where: where(pass.Fset, main.Call.Pos()), Batch: -1,
+		Where: where(pass.Fset, main.Call.Pos()), Batch: -1, Scoped: release != nil,
 	}
 	if batch != nil {
 		if direct > 0 || gets > 0 {
@@ -341,6 +370,9 @@ func (s *summarizer) ofFunc(f *Func, depth int) (*types.Func, *Summary) {
 		return nil, nil
 	}
 	s.operands(sum, fn, decl, main)
+	if sum.Scoped && sum.TTL < 0 {
+		return nil, nil // nothing for a call site to give it
+	}
 	return fn, sum
 }
 
@@ -482,8 +514,8 @@ func (s *summarizer) operands(sum *Summary, fn *types.Func, decl *ast.FuncDecl, 
 	}
 	if sum.Kind == lvconfig.AcquireFunc {
 		// A queued acquire's reply is read after the batch is sent.
-		sum.Returns = !sum.Queued && returnsOutcome(info, decl, main)
-		sum.Lock = lockname.LockLike(fn.Name(), true) || main.Via != nil && main.Via.Lock
+		sum.Returns = !sum.Queued && !sum.Scoped && returnsOutcome(info, decl, main)
+		sum.Lock = lockname.LockLike(fn.Name(), true) || main.Via != nil && main.Via.Lock || sum.Scoped
 		if r := RecvType(fn); r != nil && lockname.LockLike(r.Name(), true) {
 			sum.Lock = true
 		}

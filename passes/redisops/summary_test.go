@@ -60,7 +60,7 @@ func describeSummary(s *redisops.Summary) string {
 	for _, f := range []struct {
 		on   bool
 		text string
-	}{{s.NoTTL, "nottl"}, {s.Returns, "returns"}, {s.Lock, "lock"}, {s.Paired, "paired"}} {
+	}{{s.NoTTL, "nottl"}, {s.Returns, "returns"}, {s.Lock, "lock"}, {s.Paired, "paired"}, {s.Scoped, "scoped"}} {
 		if f.on {
 			out += " " + f.text
 		}

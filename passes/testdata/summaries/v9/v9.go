@@ -80,9 +80,21 @@ func (s *Store[T]) TryLock(ctx context.Context, key string, ttl time.Duration) b
 	return s.c.SetNX(ctx, key, "1", ttl).Val() // want `go-redis/v9 acquire SetNX`
 }
 
+// WithLockFor acquires and releases, with its caller's TTL: a scoped
+// summary, for what a call site gives it (the TTL's unit).
+func WithLockFor(ctx context.Context, key string, ttl time.Duration, fn func()) error { // want `summary WithLockFor: acquire key=1 \$ value="1" ttl=2/duration lock paired scoped at v9/v9.go:86`
+	if !rdb.SetNX(ctx, key, "1", ttl).Val() { // want `go-redis/v9 acquire SetNX`
+		return nil
+	}
+	defer rdb.Del(ctx, key) // want `go-redis/v9 delete Del`
+	fn()
+	return nil
+}
+
 // --- no summary ---
 
-// WithLock acquires and releases: everything is inline.
+// WithLock acquires and releases with its own TTL: everything is inline,
+// a call site has nothing to give it.
 func WithLock(ctx context.Context, key string, fn func()) error {
 	if !rdb.SetNX(ctx, key, "1", time.Minute).Val() { // want `go-redis/v9 acquire SetNX`
 		return nil
