@@ -128,6 +128,11 @@ type Summary struct {
 	// results then read as a declared acquire's do: (bool), (bool,
 	// error), or a last error).
 	Returns bool
+	// Busy: the helper returns its acquire's (reply, error) as they are
+	// (return conn.Do("SET", key, v, "NX", "EX", n)), and the reply says
+	// busy as this (BusyNil, BusyZero); 0 otherwise. Its callers then
+	// read the results as that reply.
+	Busy Busy
 	// Lock: the helper takes a lock by its own evidence (named like a
 	// lock, or paired with a release or renewal in its package), so a
 	// misread outcome at a call site needs no other evidence.
@@ -515,6 +520,9 @@ func (s *summarizer) operands(sum *Summary, fn *types.Func, decl *ast.FuncDecl, 
 	if sum.Kind == lvconfig.AcquireFunc {
 		// A queued acquire's reply is read after the batch is sent.
 		sum.Returns = !sum.Queued && !sum.Scoped && returnsOutcome(info, decl, main)
+		if sum.Returns && main.Via == nil {
+			sum.Busy = passedBusy(info, fn, decl, main)
+		}
 		sum.Lock = lockname.LockLike(fn.Name(), true) || main.Via != nil && main.Via.Lock || sum.Scoped
 		if r := RecvType(fn); r != nil && lockname.LockLike(r.Name(), true) {
 			sum.Lock = true
@@ -565,6 +573,28 @@ func returnsOutcome(info *types.Info, decl *ast.FuncDecl, a *Op) bool {
 		return true
 	})
 	return found
+}
+
+// passedBusy is how the acquire a's reply says busy when fn returns
+// that reply and its error as they are, as its only (T, error) results
+// in every return statement that mentions the acquire; 0 otherwise, or
+// when the reply's busy is a bool (read as declared) or an error value
+// (the client's nil-reply sentinel, which a call site's check cannot
+// name for a helper).
+func passedBusy(info *types.Info, fn *types.Func, decl *ast.FuncDecl, a *Op) Busy {
+	out, ok := a.Outcome(info)
+	if !ok || out.Busy != BusyNil && out.Busy != BusyZero {
+		return 0
+	}
+	rs := fn.Signature().Results()
+	if rs.Len() != 2 || !types.Identical(rs.At(1).Type(), types.Universe.Lookup("error").Type()) {
+		return 0
+	}
+	r, ok := a.Cursor.Parent().Node().(*ast.ReturnStmt)
+	if !ok || len(r.Results) != 1 || ast.Unparen(r.Results[0]) != a.Call {
+		return 0
+	}
+	return out.Busy
 }
 
 func identOf(e ast.Expr) *ast.Ident {
@@ -765,6 +795,12 @@ func (in *inferred) opFor(pass *analysis.Pass, call *ast.CallExpr, fn *types.Fun
 func (in *inferred) outcome(info *types.Info, o *Op) (Outcome, bool) {
 	if o.Via == nil || !o.Via.Returns {
 		return Outcome{}, false
+	}
+	if b := o.Via.Busy; b != 0 {
+		// The acquire's own reply and error, passed through.
+		out := callOutcome(info, o, b, 0, 1, 2)
+		out.IsLock = o.Via.Lock
+		return out, true
 	}
 	out, ok := in.decl.outcome(info, o)
 	out.IsLock = ok && o.Via.Lock
