@@ -575,12 +575,13 @@ func returnsOutcome(info *types.Info, decl *ast.FuncDecl, a *Op) bool {
 	return found
 }
 
-// passedBusy is how the acquire a's reply says busy when fn returns
-// that reply and its error as they are, as its only (T, error) results
-// in every return statement that mentions the acquire; 0 otherwise, or
-// when the reply's busy is a bool (read as declared) or an error value
-// (the client's nil-reply sentinel, which a call site's check cannot
-// name for a helper).
+// passedBusy is how the acquire a's reply says busy when fn's results
+// are (T, error) and the acquire's call is returned as they are (return
+// conn.Do("SET", …)); 0 otherwise, and when the reply's busy is a bool
+// (read as declared) or an error value (the client's nil-reply
+// sentinel, which a call site's check cannot name for a helper). Other
+// return statements of fn are not read: one that returns a non-nil
+// reply without acquiring would be misread as acquired.
 func passedBusy(info *types.Info, fn *types.Func, decl *ast.FuncDecl, a *Op) Busy {
 	out, ok := a.Outcome(info)
 	if !ok || out.Busy != BusyNil && out.Busy != BusyZero {
