@@ -33,13 +33,13 @@ import (
 	"go/types"
 	"regexp"
 	"sort"
-	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
 	"github.com/lockvet/lockvet/passes/internal/report"
@@ -201,7 +201,7 @@ func (c *checker) lock(a *redisops.Op, out redisops.Outcome) (*lockid.Release, b
 // as fixtures (to make the code under test find the lock busy) and clean
 // them up, and need not read the reply.
 func inTest(pass *analysis.Pass, op *redisops.Op) bool {
-	return strings.HasSuffix(pass.Fset.File(op.Call.Pos()).Name(), "_test.go")
+	return astx.InTest(pass.Fset, op.Call.Pos())
 }
 
 func (c *checker) report(a *redisops.Op, out redisops.Outcome, rel *lockid.Release, fix *analysis.SuggestedFix, msg string) {

@@ -201,7 +201,7 @@ func newFlow(pass *analysis.Pass, locks *lockid.Locks, fn *funcFacts, a *redisop
 	if f.derived(a, out) {
 		return nil
 	}
-	for _, op := range a.Func.OpsOn(a.Key()) {
+	for _, op := range a.Func.OpsOn(a.KeyForm()) {
 		if op.Kind == redisops.Get && op.Call.Pos() > a.Call.Pos() {
 			if ev, _ := locks.Match(a, op, op.Key()); ev == lockid.SameFunc {
 				f.gets = append(f.gets, op.Call)

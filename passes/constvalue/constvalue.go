@@ -42,6 +42,7 @@ import (
 	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
@@ -102,7 +103,8 @@ const (
 // use is an operation that releases or renews a lock, or checks its owner.
 type use struct {
 	op         *redisops.Op
-	verb, done string // "releases", "released"; "renews", "renewed"
+	verb, done string       // "releases", "released"; "renews", "renewed"
+	acq        *redisops.Op // the acquire that makes its key a lock (set per acquire examined)
 }
 
 type checker struct {
@@ -129,7 +131,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 			continue
 		}
 		why := c.classify(a.Value, 0)
-		if keyid.Same(pass.TypesInfo, a.Func.Body, a.Key(), a.Value) {
+		if a.Func.Scope().Same(a.Key(), a.Value) {
 			why = theKey
 		}
 		if why == unique {
@@ -147,6 +149,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 				expires = true
 			}
 			if !setsFirstTTL(pass.TypesInfo, u.op) {
+				u.acq = lk.Acquire
 				mine = append(mine, u)
 			}
 		}
@@ -157,6 +160,13 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		}
 		mine = c.dropFixtureUses(a, mine)
 		mine = c.dropRetryDeletes(a, mine)
+		for _, u := range mine {
+			if u.acq != a && u.acq != nil && u.acq.Func != a.Func {
+				// The same key, acquired in another function too: its
+				// deletes there may be retry deletes as well.
+				mine = c.dropRetryDeletes(u.acq, mine)
+			}
+		}
 		if len(mine) == 0 {
 			continue // a set-once marker: nothing needs its owner
 		}
@@ -208,7 +218,7 @@ type useIndex struct {
 	// function, and the shapes of its key; built on first need, in use
 	// order.
 	byFunc  map[*redisops.Func][]int
-	byShape map[keyid.Shape][]int
+	byShape map[keyid.Anchor][]int
 }
 
 // lock is the lock use i touches, or nil.
@@ -222,14 +232,13 @@ func (x *useIndex) lock(i int) *lockid.Lock {
 // candidates are the uses whose lock can be a's (sameLock): same
 // function, or a key of the same shape, in use order.
 func (x *useIndex) candidates(a *redisops.Op) []int {
-	info := x.c.pass.TypesInfo
 	if x.byFunc == nil {
-		x.byFunc, x.byShape = map[*redisops.Func][]int{}, map[keyid.Shape][]int{}
+		x.byFunc, x.byShape = map[*redisops.Func][]int{}, map[keyid.Anchor][]int{}
 		for i := range x.uses {
 			if lk := x.lock(i); lk != nil {
 				b := lk.Acquire
 				x.byFunc[b.Func] = append(x.byFunc[b.Func], i)
-				for _, k := range keyid.ShapeKeys(info, b.Key()) {
+				for _, k := range keyid.Anchors(b.KeyForm()) {
 					if s := x.byShape[k]; len(s) == 0 || s[len(s)-1] != i {
 						x.byShape[k] = append(s, i)
 					}
@@ -238,7 +247,7 @@ func (x *useIndex) candidates(a *redisops.Op) []int {
 		}
 	}
 	out := slices.Clone(x.byFunc[a.Func])
-	for _, k := range keyid.ShapeKeys(info, a.Key()) {
+	for _, k := range keyid.Anchors(a.KeyForm()) {
 		out = append(out, x.byShape[k]...)
 	}
 	slices.Sort(out)
@@ -256,18 +265,18 @@ func (c *checker) uses() []use {
 		}
 		switch o.Kind {
 		case redisops.Delete:
-			out = append(out, use{o, "releases", "released"})
+			out = append(out, use{op: o, verb: "releases", done: "released"})
 		case redisops.Expire:
-			out = append(out, use{o, "renews", "renewed"})
+			out = append(out, use{op: o, verb: "renews", done: "renewed"})
 		case redisops.Script:
 			if o.ScriptSrc == "" {
 				continue
 			}
 			switch lua.Classify(o.ScriptSrc).Kind {
 			case lua.CompareAndDelete, lua.UncheckedDelete:
-				out = append(out, use{o, "releases", "released"})
+				out = append(out, use{op: o, verb: "releases", done: "released"})
 			case lua.CompareAndExpire, lua.UncheckedExpire:
-				out = append(out, use{o, "renews", "renewed"})
+				out = append(out, use{op: o, verb: "renews", done: "renewed"})
 			}
 		}
 	}
@@ -280,11 +289,10 @@ func (c *checker) sameLock(a, b *redisops.Op) bool {
 	if a == b {
 		return true
 	}
-	info := c.pass.TypesInfo
 	if a.Func == b.Func {
-		return redisops.SameTemplate(a, b) && keyid.Same(info, a.Func.Body, a.Key(), b.Key())
+		return keyid.Same(a.KeyForm(), b.KeyForm())
 	}
-	return keyid.SameShape(info, a.Key(), b.Key())
+	return keyid.SameShape(a.KeyForm(), b.KeyForm())
 }
 
 // dropFixtureUses drops, for an acquire in a _test.go file, the uses
@@ -299,7 +307,7 @@ func (c *checker) dropFixtureUses(a *redisops.Op, uses []use) []use {
 }
 
 func (c *checker) inTest(o *redisops.Op) bool {
-	return strings.HasSuffix(c.pass.Fset.File(o.Call.Pos()).Name(), "_test.go")
+	return astx.InTest(c.pass.Fset, o.Call.Pos())
 }
 
 // dropRetryDeletes drops the deletes of a's key in a's function when every
@@ -374,9 +382,9 @@ func setsFirstTTL(info *types.Info, o *redisops.Op) bool {
 		return false
 	}
 	f := o.Func
-	for _, a := range f.OpsOn(o.Key()) {
+	for _, a := range f.OpsOn(o.KeyForm()) {
 		if (a.Kind == redisops.Acquire || a.Kind == redisops.GetSet) && a.NoTTL && a.Call.Pos() < o.Call.Pos() &&
-			redisops.SameTemplate(a, o) && keyid.Same(info, f.Body, a.Key(), o.Key()) && f.Reachable(a.Call.Pos(), o.Call.Pos()) {
+			keyid.Same(a.KeyForm(), o.KeyForm()) && f.Reachable(a.Call.Pos(), o.Call.Pos()) {
 			return true
 		}
 	}

@@ -22,7 +22,6 @@ package inventory
 
 import (
 	"cmp"
-	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -37,6 +36,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
@@ -303,7 +303,7 @@ func run(pass *analysis.Pass, res *redisops.Result) *Result {
 			if ev, call := in.locks.Match(a, op, key); ev != 0 && (ev != lockid.SameFunc || lockid.After(a, op)) {
 				b := *act
 				if call != nil {
-					b.Via, b.At = funcName(pass.TypesInfo, op.Func), pass.Fset.Position(call.Pos())
+					b.Via, b.At = funcName(op.Func), pass.Fset.Position(call.Pos())
 					s.spans = append(s.spans, span(pass.Fset, call))
 				}
 				s.add(b, renew)
@@ -318,7 +318,7 @@ func run(pass *analysis.Pass, res *redisops.Result) *Result {
 		for _, r := range in.locks.Releases(a) {
 			if act, _, _ := in.action(r.Op, firstSet); act != nil {
 				if r.Call != nil {
-					act.Via = funcName(pass.TypesInfo, r.Op.Func)
+					act.Via = funcName(r.Op.Func)
 					act.At = pass.Fset.Position(r.Call.Pos())
 					out.Sites[i].spans = append(out.Sites[i].spans, span(pass.Fset, r.Call))
 				}
@@ -342,7 +342,7 @@ func (in *inv) firstExpire(a *redisops.Op) *redisops.Op {
 	}
 	for _, e := range a.Func.Ops {
 		if e.Kind == redisops.Expire && e.Key() != nil && e.TTL != nil && !e.DeletesKey() &&
-			redisops.SameTemplate(a, e) && keyid.Same(in.pass.TypesInfo, a.Func.Body, a.Key(), e.Key()) && lockid.After(a, e) {
+			keyid.Same(a.KeyForm(), e.KeyForm()) && lockid.After(a, e) {
 			return e
 		}
 	}
@@ -351,17 +351,15 @@ func (in *inv) firstExpire(a *redisops.Op) *redisops.Op {
 
 func (in *inv) site(a *redisops.Op, expire *redisops.Op) *Site {
 	pass := in.pass
-	info := pass.TypesInfo
-	file := pass.Fset.File(a.Call.Pos()).Name()
 	s := &Site{
 		Pos:      pass.Fset.Position(a.Call.Pos()),
 		Package:  pass.Pkg.Path(),
-		Func:     funcName(info, a.Func),
+		Func:     funcName(a.Func),
 		Key:      fixes.Text(pass.Fset, a.Key()),
 		Client:   a.Client,
 		Acquire:  a.Method,
 		Scope:    scopeName(a.Scope),
-		Test:     strings.HasSuffix(file, "_test.go"),
+		Test:     astx.InTest(pass.Fset, a.Call.Pos()),
 		keyParam: -1,
 		ttlParam: -1,
 		ttlUnit:  a.TTLUnit,
@@ -373,7 +371,7 @@ func (in *inv) site(a *redisops.Op, expire *redisops.Op) *Site {
 	}
 	if _, ok := a.Func.Node.(*ast.FuncLit); ok {
 		for c := range a.Cursor.Enclosing((*ast.FuncDecl)(nil)) {
-			s.Func = "func literal in " + funcName(info, &redisops.Func{Node: c.Node()})
+			s.Func = "func literal in " + funcName(&redisops.Func{Node: c.Node()})
 			break
 		}
 	}
@@ -634,14 +632,14 @@ func (in *inv) storedIn(a *redisops.Op) []string {
 				if !ok {
 					continue
 				}
-				if fv, ok := info.Uses[id].(*types.Var); ok && fv.IsField() && t != nil && keyid.Same(info, a.Func.Body, a.Key(), kv.Value) {
+				if fv, ok := info.Uses[id].(*types.Var); ok && fv.IsField() && t != nil && a.Func.Scope().Same(a.Key(), kv.Value) {
 					out = append(out, fieldVarID(t, fv))
 				}
 			}
 		case *ast.AssignStmt:
 			if len(n.Lhs) == len(n.Rhs) {
 				for i, l := range n.Lhs {
-					if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && keyid.Same(info, a.Func.Body, a.Key(), n.Rhs[i]) {
+					if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && a.Func.Scope().Same(a.Key(), n.Rhs[i]) {
 						if id := fieldID(info, sel); id != "" {
 							out = append(out, id)
 						}
@@ -941,30 +939,12 @@ func declID(info *types.Info, d *ast.FuncDecl) string {
 }
 
 // funcName is a short name for f: Name, (*T).Name, or "func literal".
-func funcName(info *types.Info, f *redisops.Func) string {
+func funcName(f *redisops.Func) string {
 	if f == nil {
 		return ""
 	}
-	switch n := f.Node.(type) {
-	case *ast.FuncDecl:
-		if n.Recv == nil || len(n.Recv.List) == 0 {
-			return n.Name.Name
-		}
-		t := n.Recv.List[0].Type
-		star := ""
-		if s, ok := t.(*ast.StarExpr); ok {
-			star, t = "*", s.X
-		}
-		switch x := t.(type) {
-		case *ast.IndexExpr:
-			t = x.X
-		case *ast.IndexListExpr:
-			t = x.X
-		}
-		if id, ok := t.(*ast.Ident); ok {
-			return fmt.Sprintf("(%s%s).%s", star, id.Name, n.Name.Name)
-		}
-		return n.Name.Name
+	if d, ok := f.Node.(*ast.FuncDecl); ok {
+		return astx.FuncName(d)
 	}
 	return "func literal"
 }

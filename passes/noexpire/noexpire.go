@@ -2,13 +2,13 @@ package noexpire
 
 import (
 	"fmt"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
@@ -151,7 +151,7 @@ func release(pass *analysis.Pass, locks *lockid.Locks, a *redisops.Op) (lockid.R
 // inTest reports whether op is in a _test.go file: tests seed and clean
 // up lock keys as fixtures.
 func inTest(pass *analysis.Pass, op *redisops.Op) bool {
-	return strings.HasSuffix(pass.Fset.File(op.Call.Pos()).Name(), "_test.go")
+	return astx.InTest(pass.Fset, op.Call.Pos())
 }
 
 // expired reports whether anything in the package may give a's key a TTL:

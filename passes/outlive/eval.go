@@ -8,7 +8,7 @@ import (
 	"math/big"
 	"time"
 
-	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
 
@@ -149,7 +149,7 @@ func (ev *evaluator) eval(e ast.Expr) (lin, bool) {
 		if v.Pos() >= ev.body.Pos() && v.Pos() < ev.body.End() {
 			// A local: what it is defined with, when that is its only
 			// assignment.
-			def, _ := keyid.SoleDef(ev.info, ev.body, v)
+			def, _ := astx.SoleDef(ev.info, ev.body, v)
 			if def == nil {
 				return lin{}, false
 			}
@@ -157,7 +157,7 @@ func (ev *evaluator) eval(e ast.Expr) (lin, bool) {
 		}
 		// A parameter or a package variable: itself, unless this function
 		// assigns it.
-		if keyid.AssignedIn(ev.info, ev.body, v) {
+		if astx.AssignedIn(ev.info, ev.body, v) {
 			return lin{}, false
 		}
 		return lin{sym: sym{obj: v}, a: big.NewRat(1, 1), b: new(big.Rat)}, true
@@ -203,7 +203,7 @@ func (ev *evaluator) text(e ast.Expr, u redisops.Unit, v lin) string {
 	s := types.ExprString(ast.Unparen(e))
 	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
 		if v, ok := ev.info.Uses[id].(*types.Var); ok && v.Pos() >= ev.body.Pos() && v.Pos() < ev.body.End() {
-			if def, _ := keyid.SoleDef(ev.info, ev.body, v); def != nil {
+			if def, _ := astx.SoleDef(ev.info, ev.body, v); def != nil {
 				s = types.ExprString(ast.Unparen(def))
 			}
 		}

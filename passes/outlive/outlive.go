@@ -17,8 +17,8 @@ import (
 	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
-	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
 	"github.com/lockvet/lockvet/passes/internal/report"
 	"github.com/lockvet/lockvet/passes/redisops"
@@ -146,7 +146,7 @@ func unitNanos(u redisops.Unit) int64 {
 // inTest reports whether op is in a _test.go file: tests sleep past a TTL
 // on purpose, to see a lock expire.
 func inTest(pass *analysis.Pass, op *redisops.Op) bool {
-	return strings.HasSuffix(pass.Fset.File(op.Call.Pos()).Name(), "_test.go")
+	return astx.InTest(pass.Fset, op.Call.Pos())
 }
 
 // renewWords are names of helpers that keep a lock alive; a call of one
@@ -181,7 +181,7 @@ func renewed(pass *analysis.Pass, res *redisops.Result, locks *lockid.Locks, a *
 			return true
 		}
 		for _, arg := range call.Args {
-			if keyid.Same(pass.TypesInfo, a.Func.Body, a.Key(), arg) {
+			if a.Func.Scope().Same(a.Key(), arg) {
 				found = true
 			}
 		}
@@ -403,7 +403,7 @@ func (c *checker) deadlineDef(e ast.Expr) ast.Expr {
 	if !ok {
 		return e
 	}
-	if def, _ := keyid.SoleDef(c.pass.TypesInfo, c.a.Func.Body, v); def != nil && def.Pos() > c.a.Call.End() {
+	if def, _ := astx.SoleDef(c.pass.TypesInfo, c.a.Func.Body, v); def != nil && def.Pos() > c.a.Call.End() {
 		return def
 	}
 	return e
@@ -494,7 +494,7 @@ func (c *checker) contextDef(v *types.Var) *ast.CallExpr {
 			continue
 		}
 		call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
-		if !ok || keyid.AssignedBetween(info, body, v, body.Pos(), as.Pos()) || keyid.AssignedBetween(info, body, v, as.End(), body.End()) {
+		if !ok || astx.AssignedBetween(info, body, v, body.Pos(), as.Pos()) || astx.AssignedBetween(info, body, v, as.End(), body.End()) {
 			return nil
 		}
 		return call

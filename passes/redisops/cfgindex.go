@@ -1,7 +1,6 @@
 package redisops
 
 import (
-	"go/ast"
 	"go/token"
 	"math"
 	"slices"
@@ -166,20 +165,21 @@ func locate(g *cfg.CFG, pos token.Pos) (*cfg.Block, int) {
 
 type keyIdx struct {
 	once  sync.Once
-	byKey map[keyid.Shape][]int // indices into Ops, ascending
+	byKey map[keyid.Anchor][]int // indices into Ops, ascending
 }
 
 // OpsOn returns, in the order of f.Ops, the operations of f with a key
-// that may be one of keys: a superset of those for which keyid.Same holds
-// between one of their keys and one of keys. Checks that pair an operation
+// that may be one of keys (forms read in f: Op.KeyForm, Op.FormOf): a
+// superset of those for which keyid.Same holds between one of their
+// keys and one of keys. Checks that pair an operation
 // with others on its key ask this instead of scanning f.Ops, so pairing
 // costs the operations on that key, not all the function's.
-func (f *Func) OpsOn(keys ...ast.Expr) []*Op {
+func (f *Func) OpsOn(keys ...keyid.Form) []*Op {
 	f.keys.once.Do(func() {
-		f.keys.byKey = map[keyid.Shape][]int{}
+		f.keys.byKey = map[keyid.Anchor][]int{}
 		for i, op := range f.Ops {
-			for _, k := range op.Keys {
-				for _, s := range keyid.ShapeKeys(f.info, k) {
+			for _, k := range op.forms {
+				for _, s := range keyid.Anchors(k) {
 					if l := f.keys.byKey[s]; len(l) == 0 || l[len(l)-1] != i {
 						f.keys.byKey[s] = append(l, i)
 					}
@@ -189,7 +189,7 @@ func (f *Func) OpsOn(keys ...ast.Expr) []*Op {
 	})
 	var idx []int
 	for _, k := range keys {
-		for _, s := range keyid.ShapeKeys(f.info, k) {
+		for _, s := range keyid.Anchors(k) {
 			idx = append(idx, f.keys.byKey[s]...)
 		}
 	}

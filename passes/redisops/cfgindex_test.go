@@ -33,13 +33,13 @@ func TestIndexesAgree(t *testing.T) {
 						t.Errorf("%s: Locate = %v/%d, scan = %v/%d", pass.Fset.Position(a.Call.Pos()), b, i, wb, wi)
 					}
 					located++
-					on := f.OpsOn(a.Keys...)
+					on := f.OpsOn(a.forms...)
 					for _, o := range f.Ops {
 						if got, want := f.Reachable(a.Call.Pos(), o.Call.Pos()), f.reachable(a.Call.Pos(), o.Call.Pos(), false); got != want {
 							t.Errorf("%s → %s: Reachable = %v, scan = %v", pass.Fset.Position(a.Call.Pos()), pass.Fset.Position(o.Call.Pos()), got, want)
 						}
 						paired++
-						if keyid.Same(pass.TypesInfo, f.Body, a.Key(), o.Key()) {
+						if keyid.Same(a.KeyForm(), o.KeyForm()) {
 							sameKey++
 							if !slices.Contains(on, o) {
 								t.Errorf("%s: OpsOn misses %s, on the same key", pass.Fset.Position(a.Call.Pos()), pass.Fset.Position(o.Call.Pos()))

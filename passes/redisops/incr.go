@@ -380,13 +380,14 @@ func leaves(info *types.Info, s ast.Stmt) bool {
 // finds them.
 func deletesKey(info *types.Info, body *ast.BlockStmt, n ast.Node, key ast.Expr, rd incrReader) bool {
 	found := false
+	sc := keyid.BodyScope(info, body)
 	ast.Inspect(n, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if found || !ok {
 			return !found
 		}
 		for _, a := range rd.deletes(info, body, call) {
-			if keyid.Same(info, body, key, a) {
+			if sc.Same(key, a) {
 				found = true
 			}
 		}

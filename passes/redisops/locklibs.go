@@ -6,9 +6,8 @@ import (
 	"go/types"
 	"time"
 
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/lockvet/lockvet/passes/internal/keyid"
 )
 
 // lockLibs knows the acquire calls of Redis lock libraries: redsync's
@@ -149,7 +148,7 @@ func optionLit(pass *analysis.Pass, call *ast.CallExpr) *ast.CompositeLit {
 		if body == nil {
 			return nil
 		}
-		rhs, uses := keyid.SoleDef(pass.TypesInfo, body, v)
+		rhs, uses := astx.SoleDef(pass.TypesInfo, body, v)
 		if rhs == nil || uses != 1 {
 			return nil
 		}

@@ -9,9 +9,9 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
-	"github.com/lockvet/lockvet/passes/internal/keyid"
 )
 
 // memcache knows github.com/bradfitz/gomemcache/memcache. Items are read
@@ -355,7 +355,7 @@ func (memcache) unit(info *types.Info, cur inspector.Cursor, e ast.Expr) Unit {
 				}
 			case *ast.Ident:
 				if v, ok := info.Uses[n].(*types.Var); ok && body != nil && depth < 4 {
-					if rhs, _ := keyid.SoleDef(info, body, v); rhs != nil {
+					if rhs, _ := astx.SoleDef(info, body, v); rhs != nil {
 						found = unix(rhs, depth+1)
 					}
 				}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
@@ -357,6 +358,7 @@ func stateAt(pass *analysis.Pass, at *ast.CallExpr, conn ast.Expr) connState {
 		_, ok := list[len(list)-1].(*ast.ReturnStmt)
 		return ok
 	}
+	sc := keyid.BodyScope(info, body)
 	ast.Inspect(body, func(n ast.Node) bool {
 		if n == nil || n.Pos() >= at.Pos() {
 			return false
@@ -375,7 +377,7 @@ func stateAt(pass *analysis.Pass, at *ast.CallExpr, conn ast.Expr) connState {
 			if n.End() > at.Pos() {
 				return true // a call around this one: redis.String(c.Do(…))
 			}
-			if rc, ok := parseRedigo(info, n); ok && keyid.Same(info, body, rc.conn, conn) {
+			if rc, ok := parseRedigo(info, n); ok && sc.Same(rc.conn, conn) {
 				s.step(rc, n)
 			}
 		}
@@ -438,7 +440,7 @@ func handedConn(pass *analysis.Pass, call *ast.CallExpr, conn ast.Expr) bool {
 		}
 	}
 	if decl == nil || decl.Body == nil || v.Pos() < decl.Type.Params.Pos() || v.Pos() >= decl.Type.Params.End() ||
-		keyid.AssignedIn(info, decl.Body, v) {
+		astx.AssignedIn(info, decl.Body, v) {
 		return false
 	}
 	only := true

@@ -25,6 +25,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 )
@@ -179,6 +180,7 @@ type Op struct {
 	Via *Summary
 
 	adapter  adapter
+	forms    []keyid.Form   // the forms of Keys (keyid), read once in add
 	res      *Result        // the result holding the op, for what fixes share
 	ttlConst constant.Value // TTL's value when it is an integer constant
 	srcArg   ast.Expr       // the script source expression when not a constant (embed.go)
@@ -249,6 +251,47 @@ func (o *Op) Key() ast.Expr {
 	return o.Keys[0]
 }
 
+// KeyForm is the form of the first key (keyid.Form): for a call of a
+// helper, the helper's key template bound to the call's arguments. The
+// zero Form, the same as nothing, when o has no key.
+func (o *Op) KeyForm() keyid.Form {
+	if len(o.forms) == 0 {
+		return keyid.Form{}
+	}
+	return o.forms[0]
+}
+
+// FormOf is the form of k, one of o's keys (the key the operation names,
+// through a helper's template), or, for any other expression inside o's
+// function, its form there.
+func (o *Op) FormOf(k ast.Expr) keyid.Form {
+	for i, e := range o.Keys {
+		if e == k && i < len(o.forms) {
+			return o.forms[i]
+		}
+	}
+	if o.Func == nil {
+		return keyid.Form{}
+	}
+	return o.Func.Scope().Of(k)
+}
+
+// readForms reads o's key forms in its function's scope.
+func (o *Op) readForms() {
+	sc := o.Func.Scope()
+	o.forms = make([]keyid.Form, len(o.Keys))
+	for i, k := range o.Keys {
+		o.forms[i] = sc.Of(k)
+	}
+	if o.Via != nil && len(o.Keys) == 1 {
+		var recv keyid.Form
+		if o.Recv != nil {
+			recv = sc.Of(o.Recv)
+		}
+		o.forms[0] = keyid.Bind(o.Via.KeyForm, o.forms[0], recv)
+	}
+}
+
 // NonPositiveTTL reports whether the TTL is an integer constant ≤ 0, which
 // no server takes as a TTL: an Expire with it deletes the key, a SET with
 // it fails.
@@ -271,11 +314,16 @@ type Func struct {
 
 	info    *types.Info
 	res     *Result
+	scope   *keyid.Scope // the outermost function around it: where its keys are read
 	cfgOnce sync.Once
 	cfg     *cfg.CFG
 	idx     cfgIdx
 	keys    keyIdx
 }
+
+// Scope is where f's keys are read (keyid): the function declaration
+// around f (f itself, or the one a literal is in).
+func (f *Func) Scope() *keyid.Scope { return f.scope }
 
 // Batched returns, for f a function literal that is the callback of the
 // call opening a pipeline or transaction (rdb.Pipelined(ctx, func(p) …),
@@ -293,7 +341,7 @@ func (f *Func) Batched() (call *ast.CallExpr, outer *Func, ok bool) {
 			continue
 		}
 		for _, g := range f.res.Funcs {
-			if g != f && encloses(g.Node, n) && (outer == nil || encloses(outer.Node, g.Node)) {
+			if g != f && astx.Encloses(g.Node, n) && (outer == nil || astx.Encloses(outer.Node, g.Node)) {
 				outer = g
 			}
 		}
@@ -465,6 +513,7 @@ type builder struct {
 	closureScopes map[*ast.FuncLit]closureScope
 	valueScopes   map[types.Object]Scope
 	funcs         map[ast.Node]*Func
+	keyScopes     map[ast.Node]*keyid.Scope // by outermost function
 }
 
 // call records what the call at cur does: an op, a pipeline or
@@ -611,9 +660,10 @@ func (b *builder) add(cur inspector.Cursor, op *Op, ad adapter, recv ast.Expr) {
 		// it with. The checks read only operations inside functions.
 		return
 	}
-	f := b.funcOf(encl)
+	f := b.funcOf(cur, encl)
 	f.Ops = append(f.Ops, op)
 	op.Func = f
+	op.readForms()
 	if file, ok := innermost(cur, (*ast.File)(nil)).(*ast.File); ok {
 		b.res.Files[file] = true
 	}
@@ -623,11 +673,11 @@ func (b *builder) add(cur inspector.Cursor, op *Op, ad adapter, recv ast.Expr) {
 
 // funcOf is the Func of the function declaration or literal encl, made on
 // first use.
-func (b *builder) funcOf(encl ast.Node) *Func {
+func (b *builder) funcOf(cur inspector.Cursor, encl ast.Node) *Func {
 	if f := b.funcs[encl]; f != nil {
 		return f
 	}
-	f := &Func{Node: encl, info: b.pass.TypesInfo, res: b.res}
+	f := &Func{Node: encl, info: b.pass.TypesInfo, res: b.res, scope: b.scopeFor(cur)}
 	switch n := encl.(type) {
 	case *ast.FuncDecl:
 		f.Body = n.Body
@@ -640,6 +690,24 @@ func (b *builder) funcOf(encl ast.Node) *Func {
 	b.funcs[encl] = f
 	b.res.Funcs = append(b.res.Funcs, f)
 	return f
+}
+
+// scopeFor is the key scope (keyid.Scope) of the outermost function
+// around cur, one per function.
+func (b *builder) scopeFor(cur inspector.Cursor) *keyid.Scope {
+	var top ast.Node
+	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		top = c.Node()
+	}
+	if sc := b.keyScopes[top]; sc != nil {
+		return sc
+	}
+	if b.keyScopes == nil {
+		b.keyScopes = map[ast.Node]*keyid.Scope{}
+	}
+	sc := keyid.NewScope(b.pass.TypesInfo, top)
+	b.keyScopes[top] = sc
+	return sc
 }
 
 // scopeOf is the scope of a call on receiver recv at cur.
@@ -687,7 +755,7 @@ func (b *builder) paramScope(cur inspector.Cursor, recv ast.Expr) (Scope, bool) 
 		if ft.Params == nil || v.Pos() < ft.Params.Pos() || v.Pos() >= ft.Params.End() {
 			continue
 		}
-		if keyid.AssignedIn(b.pass.TypesInfo, body, v) {
+		if astx.AssignedIn(b.pass.TypesInfo, body, v) {
 			return Scope{}, false
 		}
 		sc := Scope{Kind: Pipeline, Node: cur.Node().(*ast.CallExpr), Client: recv, Param: true}

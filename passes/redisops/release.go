@@ -12,12 +12,12 @@ import (
 	"go/types"
 	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lockvet/lockvet/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 )
 
 // ReleaseKind is how a rewritten release checks the owner.
@@ -157,5 +157,5 @@ func importedAs(pass *analysis.Pass, file *ast.File, path string, pos token.Pos)
 }
 
 func isTestFile(pass *analysis.Pass, f *ast.File) bool {
-	return strings.HasSuffix(pass.Fset.File(f.Pos()).Name(), "_test.go")
+	return astx.InTest(pass.Fset, f.Pos())
 }

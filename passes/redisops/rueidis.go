@@ -12,9 +12,9 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
-	"github.com/lockvet/lockvet/passes/internal/keyid"
 )
 
 // rueidisClient knows github.com/redis/rueidis, and any client with its
@@ -187,7 +187,7 @@ func (r rueidisClient) chainAt(info *types.Info, body *ast.BlockStmt, e ast.Expr
 	if !ok {
 		return nil, false
 	}
-	rhs, uses := keyid.SoleDef(info, body, v)
+	rhs, uses := astx.SoleDef(info, body, v)
 	if rhs == nil || uses != 1 {
 		return nil, false
 	}
@@ -283,7 +283,7 @@ func (r rueidisClient) batched(pass *analysis.Pass, build *ast.CallExpr) *Op {
 		if !ok || body == nil {
 			return nil
 		}
-		if rhs, uses := keyid.SoleDef(info, body, v); rhs != build || uses != 1 {
+		if rhs, uses := astx.SoleDef(info, body, v); rhs != build || uses != 1 {
 			return nil
 		}
 		ast.Inspect(body, func(n ast.Node) bool {

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/internal/lvconfig"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/lockname"
@@ -72,7 +72,7 @@ import (
 //
 // What is not inferred: functions reached through an interface or a
 // function value (only static calls become ops: declare those), helpers
-// whose key is not built from exactly one parameter (keyid.ParamKey),
+// whose key is not built from exactly one parameter (keyid.Template),
 // functions with more than one lock operation of a kind, operations
 // queued in a pipeline or transaction the function opens or sends
 // itself, and functions in _test.go files.
@@ -108,10 +108,12 @@ type Summary struct {
 	// Form is, for releases and renewals, how the owner is checked.
 	Form Form
 	// Key is the index of the parameter the key is built from (the
-	// receiver not counted), and KeyTemplate how (keyid.Param's
-	// template: `$` is the parameter, `("lock:"+$)` a prefix).
-	Key         int
-	KeyTemplate string
+	// receiver not counted), and KeyForm how (keyid.Template's form:
+	// written `$` for the parameter itself, `("lock:"+$)` for a prefix).
+	// A call of the function names the key keyid.Bind(KeyForm, its
+	// argument, its receiver).
+	Key     int
+	KeyForm keyid.Form
 	// Value is the index of the parameter that carries the value
 	// written (acquire) or the token compared (safe release), or -1.
 	// ValueConst is the value's Go source when it is a constant ("1").
@@ -291,7 +293,7 @@ func (s *summarizer) ofFunc(f *Func, depth int) (*types.Func, *Summary) {
 	}
 	pass := s.b.pass
 	fn, ok := pass.TypesInfo.Defs[decl.Name].(*types.Func)
-	if !ok || s.sums[fn] != nil || strings.HasSuffix(pass.Fset.File(decl.Pos()).Name(), "_test.go") {
+	if !ok || s.sums[fn] != nil || astx.InTest(pass.Fset, decl.Pos()) {
 		return nil, nil
 	}
 	var main, release *Op
@@ -335,15 +337,15 @@ func (s *summarizer) ofFunc(f *Func, depth int) (*types.Func, *Summary) {
 		return nil, nil
 	}
 	if release != nil && (main.NoTTL || expires > 0 || gets > 0 || batch != nil ||
-		!keyid.Same(pass.TypesInfo, decl.Body, main.Key(), release.Key())) {
+		!keyid.Same(main.KeyForm(), release.KeyForm())) {
 		return nil, nil
 	}
-	key, ok := keyid.ParamKey(pass.TypesInfo, fn, decl.Body, main.Key())
-	if !ok || key.Index < 0 {
+	key, ok := f.Scope().Template(main.KeyForm())
+	if !ok {
 		return nil, nil
 	}
 	sum := &Summary{
-		Func: fullName(fn), Name: fn.Name(), Key: key.Index, KeyTemplate: key.Template,
+		Func: fullName(fn), Name: fn.Name(), Key: key.Index, KeyForm: key.Form,
 		Value: -1, TTL: -1, Depth: depth, local: true, Method: main.Method,
 		Where: where(pass.Fset, main.Call.Pos()), Batch: -1, Scoped: release != nil,
 	}
@@ -357,18 +359,9 @@ func (s *summarizer) ofFunc(f *Func, depth int) (*types.Func, *Summary) {
 		sum.Queued = true
 	}
 	if v := main.Via; v != nil {
-		tmpl := v.KeyTemplate
-		if keyid.UsesRecv(tmpl) {
-			// The key is built from the receiver of the call as well:
-			// say which, from fn's side (its receiver, a package-level
-			// variable), or give up.
-			path, ok := keyid.RecvPath(pass.TypesInfo, fn, decl.Body, main.Recv)
-			if !ok {
-				return nil, nil
-			}
-			tmpl = keyid.SubstRecv(tmpl, path)
-		}
-		sum.KeyTemplate = strings.ReplaceAll(tmpl, "$", key.Template)
+		// The key's form is the called helper's template bound to this
+		// function's argument and receiver (Op.KeyForm), so key is
+		// already this function's template of it.
 		sum.Method, sum.Where, sum.Via = v.Method, v.Where, v.Name
 	}
 	if !s.kindOf(sum, main, gets, expires) {
@@ -394,7 +387,7 @@ func (s *summarizer) batchParam(fn *types.Func, decl *ast.FuncDecl, sc *Scope) i
 		return -1
 	}
 	v, ok := s.b.pass.TypesInfo.Uses[id].(*types.Var)
-	if !ok || keyid.AssignedIn(s.b.pass.TypesInfo, decl.Body, v) {
+	if !ok || astx.AssignedIn(s.b.pass.TypesInfo, decl.Body, v) {
 		return -1
 	}
 	ps := fn.Signature().Params()
@@ -461,7 +454,7 @@ func (s *summarizer) operands(sum *Summary, fn *types.Func, decl *ast.FuncDecl, 
 			return -1
 		}
 		v, ok := info.Uses[id].(*types.Var)
-		if !ok || keyid.AssignedIn(info, decl.Body, v) {
+		if !ok || astx.AssignedIn(info, decl.Body, v) {
 			return -1
 		}
 		ps := fn.Signature().Params()
@@ -547,7 +540,7 @@ func returnsOutcome(info *types.Info, decl *ast.FuncDecl, a *Op) bool {
 	vars := map[types.Object]bool{}
 	if out, ok := a.Outcome(info); ok {
 		for _, e := range []ast.Expr{out.Value, out.Err} {
-			if id := identOf(e); id != nil && info.ObjectOf(id) != nil {
+			if id := astx.IdentOf(e); id != nil && info.ObjectOf(id) != nil {
 				vars[info.ObjectOf(id)] = true
 			}
 		}
@@ -598,11 +591,6 @@ func passedBusy(info *types.Info, fn *types.Func, decl *ast.FuncDecl, a *Op) Bus
 	return out.Busy
 }
 
-func identOf(e ast.Expr) *ast.Ident {
-	id, _ := ast.Unparen(e).(*ast.Ident)
-	return id
-}
-
 // pair marks the release and renew summaries that the package pairs with
 // an acquire summary by their names (lockname.Counterparts: Lock/Unlock,
 // …, on one receiver type or both package-level) and key template, and
@@ -630,7 +618,7 @@ func (s *summarizer) pair() {
 		}
 		for _, afn := range acquires[group{RecvType(fn), rest}] {
 			a := s.sums[afn]
-			if lockname.Counterparts(afn.Name(), fn.Name()) && a.KeyTemplate == sum.KeyTemplate && a.Key == sum.Key {
+			if lockname.Counterparts(afn.Name(), fn.Name()) && keyid.SameTemplate(a.KeyForm, sum.KeyForm) && a.Key == sum.Key {
 				sum.Paired, a.Lock, a.Paired = true, true, true
 			}
 		}
@@ -807,53 +795,6 @@ func (in *inferred) outcome(info *types.Info, o *Op) (Outcome, bool) {
 	out.IsLock = ok && o.Via.Lock
 	return out, ok
 }
-
-// SameTemplate reports whether a and b build their keys from their key
-// expressions the same way: both are client calls (or calls of helpers
-// that use the key as given), or both call helpers that build the key
-// with the same template. Two ops whose key expressions are the same key
-// name the same Redis key only then.
-//
-// A template that builds the key from the helper's receiver as well
-// (l.prefix + name: keyid.UsesRecv) names the same key only on the same
-// receiver: the same variable or field in one function (keyid.Same), the
-// same package-level variable or field of one struct type across
-// functions (keyid.SameShape). a.Lock(ctx, k) and b.Unlock(ctx, k), on
-// two lockers with different prefixes, are two keys.
-func SameTemplate(a, b *Op) bool {
-	t := a.keyTemplate()
-	return t == b.keyTemplate() && (!keyid.UsesRecv(t) || sameRecv(a, b))
-}
-
-// sameRecv reports whether a and b are called on the same receiver.
-func sameRecv(a, b *Op) bool {
-	if a.Recv == nil || b.Recv == nil || a.Func == nil || b.Func == nil {
-		return false
-	}
-	info := a.Func.info
-	switch {
-	case a.Func == b.Func || encloses(a.Func.Node, b.Func.Node):
-		return keyid.Same(info, a.Func.Body, a.Recv, b.Recv)
-	case encloses(b.Func.Node, a.Func.Node):
-		return keyid.Same(info, b.Func.Body, a.Recv, b.Recv)
-	}
-	return keyid.SameShape(info, a.Recv, b.Recv)
-}
-
-func encloses(outer, inner ast.Node) bool {
-	return outer.Pos() <= inner.Pos() && inner.End() <= outer.End()
-}
-
-func (o *Op) keyTemplate() string {
-	if o.Via != nil {
-		return o.Via.KeyTemplate
-	}
-	return "$"
-}
-
-// KeyTemplate is how the Redis key is built from o's key expression:
-// "$" when it is the key itself.
-func (o *Op) KeyTemplate() string { return o.keyTemplate() }
 
 // sortOps puts the result's ops, functions and each function's ops back
 // in source order after ops were added out of order.

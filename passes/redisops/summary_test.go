@@ -44,7 +44,7 @@ var sumDump = &analysis.Analyzer{
 func describeSummary(s *redisops.Summary) string {
 	kind := map[lvconfig.WrapperKind]string{lvconfig.AcquireFunc: "acquire", lvconfig.ExpireFunc: "expire", lvconfig.ReleaseFunc: "release", lvconfig.SafeReleaseFunc: "saferelease"}[s.Kind]
 	form := map[redisops.Form]string{redisops.Bare: " bare", redisops.CheckThenDel: " checkthendel", redisops.OwnerChecked: " owner"}[s.Form]
-	out := fmt.Sprintf("%s%s key=%d %s", kind, form, s.Key, s.KeyTemplate)
+	out := fmt.Sprintf("%s%s key=%d %s", kind, form, s.Key, s.KeyForm)
 	switch {
 	case s.Value >= 0:
 		out += fmt.Sprintf(" value=%d", s.Value)

@@ -5,12 +5,12 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
@@ -80,10 +80,10 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 			if e.Kind != redisops.Expire || e.Scope.Kind != redisops.Direct || e.TTL == nil && !fixedTTL || e.Key() == nil || e.DeletesKey() {
 				continue
 			}
-			for _, a := range f.OpsOn(e.Key()) {
+			for _, a := range f.OpsOn(e.KeyForm()) {
 				if (a.Kind != redisops.Acquire && a.Kind != redisops.GetSet) || !a.NoTTL || a.Scope.Kind != redisops.Direct ||
 					a.Call.Pos() >= e.Call.Pos() && a.Call.Pos() < e.Call.End() ||
-					!redisops.SameTemplate(a, e) || !keyid.Same(pass.TypesInfo, f.Body, a.Key(), e.Key()) ||
+					!keyid.Same(a.KeyForm(), e.KeyForm()) ||
 					!f.Reachable(a.Call.Pos(), e.Call.Pos()) {
 					continue
 				}
@@ -110,7 +110,7 @@ func isLock(pass *analysis.Pass, locks *lockid.Locks, a *redisops.Op) bool {
 		return true
 	}
 	for _, rel := range locks.Releases(a) {
-		if !strings.HasSuffix(pass.Fset.File(rel.Op.Call.Pos()).Name(), "_test.go") {
+		if !astx.InTest(pass.Fset, rel.Op.Call.Pos()) {
 			return true // a test's cleanup of a fixture is no evidence
 		}
 	}
@@ -177,7 +177,7 @@ func assignedBetween(pass *analysis.Pass, f *redisops.Func, ttl ast.Expr, from, 
 	found := false
 	ast.Inspect(ttl, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
-			if v, ok := pass.TypesInfo.Uses[id].(*types.Var); ok && keyid.AssignedBetween(pass.TypesInfo, f.Body, v, from, to) {
+			if v, ok := pass.TypesInfo.Uses[id].(*types.Var); ok && astx.AssignedBetween(pass.TypesInfo, f.Body, v, from, to) {
 				found = true
 			}
 		}

@@ -15,8 +15,8 @@ import (
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
-	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/report"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
@@ -377,7 +377,7 @@ func singleDef(info *types.Info, body *ast.BlockStmt, id *ast.Ident) ast.Expr {
 	if !ok || v.IsField() || body == nil {
 		return nil
 	}
-	rhs, _ := keyid.SoleDef(info, body, v)
+	rhs, _ := astx.SoleDef(info, body, v)
 	return rhs
 }
 

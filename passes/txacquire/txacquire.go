@@ -87,11 +87,11 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 			if e.Kind != redisops.Expire || !batched(e) || e.TTL == nil && !fixedTTL || e.Key() == nil || e.DeletesKey() {
 				continue
 			}
-			for _, a := range f.OpsOn(e.Key()) {
+			for _, a := range f.OpsOn(e.KeyForm()) {
 				if (a.Kind != redisops.Acquire && a.Kind != redisops.GetSet) || !a.NoTTL ||
 					a.Scope.Node != e.Scope.Node || a.Scope.Kind != e.Scope.Kind ||
 					a.Call.Pos() >= e.Call.Pos() && a.Call.Pos() < e.Call.End() ||
-					!redisops.SameTemplate(a, e) || !keyid.Same(pass.TypesInfo, f.Body, a.Key(), e.Key()) ||
+					!keyid.Same(a.KeyForm(), e.KeyForm()) ||
 					!sameBatch(res, f, a, e) || checkedUnderWatch(pass, res, a) || lockid.Exercised(pass.TypesInfo, a) {
 					continue
 				}
@@ -158,7 +158,7 @@ func checkedUnderWatch(pass *analysis.Pass, res *redisops.Result, a *redisops.Op
 	for _, g := range res.Ops {
 		if g.Kind == redisops.Get && g.Scope.Kind == redisops.Direct && g.Scope.InWatch &&
 			cb.Pos() < g.Call.Pos() && g.Call.End() <= opener.Pos() &&
-			redisops.SameTemplate(g, a) && keyid.Same(pass.TypesInfo, cb.Body, g.Key(), a.Key()) {
+			keyid.Same(g.KeyForm(), a.KeyForm()) {
 			return true
 		}
 	}

@@ -158,10 +158,10 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 // setnxexpire's), so this check leaves it alone.
 func setsFirstTTL(info *types.Info, e *redisops.Op) bool {
 	f := e.Func
-	for _, a := range f.OpsOn(e.Key()) {
+	for _, a := range f.OpsOn(e.KeyForm()) {
 		if (a.Kind != redisops.Acquire && a.Kind != redisops.GetSet) || !a.NoTTL || a.Scope.Kind != redisops.Direct ||
 			a.Call.Pos() >= e.Call.Pos() && a.Call.Pos() < e.Call.End() ||
-			!redisops.SameTemplate(a, e) || !keyid.Same(info, f.Body, a.Key(), e.Key()) {
+			!keyid.Same(a.KeyForm(), e.KeyForm()) {
 			continue
 		}
 		if f.Reachable(a.Call.Pos(), e.Call.Pos()) {
@@ -409,8 +409,8 @@ func (c *checker) report(e *redisops.Op, lk *lockid.Lock, how string) {
 // function, reaches e: an owner check in Go, in a separate round trip.
 func (c *checker) checkedByGet(e *redisops.Op) bool {
 	f := e.Func
-	for _, g := range f.OpsOn(e.Key()) {
-		if g.Kind == redisops.Get && g.Call.Pos() < e.Call.Pos() && redisops.SameTemplate(g, e) && keyid.Same(c.pass.TypesInfo, f.Body, g.Key(), e.Key()) && f.Reachable(g.Call.Pos(), e.Call.Pos()) {
+	for _, g := range f.OpsOn(e.KeyForm()) {
+		if g.Kind == redisops.Get && g.Call.Pos() < e.Call.Pos() && keyid.Same(g.KeyForm(), e.KeyForm()) && f.Reachable(g.Call.Pos(), e.Call.Pos()) {
 			return true
 		}
 	}
@@ -451,8 +451,9 @@ func (c *checker) tokenAt(lk *lockid.Lock, e *redisops.Op) (string, bool) {
 		// m.token written by Lock(m.key); e renews n.key in another method.
 		ak, ok1 := ast.Unparen(a.Key()).(*ast.SelectorExpr)
 		ek, ok2 := ast.Unparen(e.Key()).(*ast.SelectorExpr)
-		if !ok1 || !ok2 || !path(ek.X) || info.ObjectOf(ak.Sel) != info.ObjectOf(ek.Sel) ||
-			!keyid.Same(info, a.Func.Body, ak.X, v.X) ||
+		_, _, sameField := keyid.SameFields(a.KeyForm(), e.KeyForm())
+		if !ok1 || !ok2 || !path(ek.X) || !sameField ||
+			!a.Func.Scope().Same(ak.X, v.X) ||
 			!types.Identical(info.TypeOf(ak.X), info.TypeOf(ek.X)) {
 			return "", false
 		}

@@ -60,6 +60,7 @@ import (
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/guard"
@@ -137,7 +138,7 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 		overwrite := d.Kind == redisops.Write && d.Overwrites
 		if d.Kind != redisops.Delete && !overwrite || d.Scope.InWatch && d.Scope.Kind == redisops.Tx || d.InHelper() ||
 			d.Via != nil && d.Via.Form == redisops.CheckThenDel ||
-			strings.HasSuffix(pass.Fset.File(d.Call.Pos()).Name(), "_test.go") {
+			astx.InTest(pass.Fset, d.Call.Pos()) {
 			continue
 		}
 		if locks == nil {
@@ -270,8 +271,8 @@ func expires(pass *analysis.Pass, a *redisops.Op) bool {
 	if !a.NoTTL {
 		return true
 	}
-	for _, e := range a.Func.OpsOn(a.Key()) {
-		if e.Kind == redisops.Expire && e.Key() != nil && redisops.SameTemplate(a, e) && keyid.Same(pass.TypesInfo, a.Func.Body, a.Key(), e.Key()) {
+	for _, e := range a.Func.OpsOn(a.KeyForm()) {
+		if e.Kind == redisops.Expire && e.Key() != nil && keyid.Same(a.KeyForm(), e.KeyForm()) {
 			return true
 		}
 	}
@@ -304,7 +305,7 @@ func afterFailedAcquire(pass *analysis.Pass, a, d *redisops.Op) bool {
 			return e == inline
 		}
 		id, ok := e.(*ast.Ident)
-		return ok && info.Uses[id] == v && id.Pos() > a.Call.End() && !keyid.AssignedBetween(info, a.Func.Body, v, a.Call.End(), id.Pos())
+		return ok && info.Uses[id] == v && id.Pos() > a.Call.End() && !astx.AssignedBetween(info, a.Func.Body, v, a.Call.End(), id.Pos())
 	}
 	for _, f := range guard.Facts(info, d.Cursor, d.Func.Node, a.Call.End()) {
 		if f.Is(info, isFlag, false) {
@@ -326,7 +327,7 @@ func onErrorOnly(pass *analysis.Pass, locks *lockid.Locks, a *redisops.Op) bool 
 		}
 		same := false
 		for _, k := range x.Keys {
-			same = same || redisops.SameTemplate(a, x) && keyid.Same(info, a.Func.Body, a.Key(), k)
+			same = same || keyid.Same(a.KeyForm(), x.FormOf(k))
 		}
 		if !same {
 			continue
@@ -374,7 +375,7 @@ func tokenAt(pass *analysis.Pass, lk *lockid.Lock, d *redisops.Op, key ast.Expr)
 		if d.Func != a.Func {
 			end = a.Func.Body.End()
 		}
-		if keyid.AssignedBetween(info, a.Func.Body, rootVar, a.Call.End(), end) ||
+		if astx.AssignedBetween(info, a.Func.Body, rootVar, a.Call.End(), end) ||
 			fieldAssigned(info, a.Func.Body, path, a.Call.End(), end) {
 			return "", false
 		}
@@ -391,16 +392,11 @@ func tokenAt(pass *analysis.Pass, lk *lockid.Lock, d *redisops.Op, key ast.Expr)
 		// Lock/Unlock pair: the acquire's key and value are fields of the
 		// same variable (the receiver); the delete's key is the same field
 		// path of its own variable of the same type.
-		aRoot, aPath, ok1 := chain(info, ast.Unparen(a.Key()))
-		dRoot, dPath, ok2 := chain(info, ast.Unparen(key))
-		if !ok1 || !ok2 || len(path) == 0 || len(aPath) == 0 || info.Uses[aRoot] != rootVar || !samePath(info, aPath, dPath) {
+		aVar, dVar, ok := keyid.SameFields(a.KeyForm(), d.FormOf(key))
+		if !ok || len(path) == 0 || aVar != rootVar || !types.Identical(dVar.Type(), rootVar.Type()) {
 			return "", false
 		}
-		dVar, ok := info.Uses[dRoot].(*types.Var)
-		if !ok || !types.Identical(dVar.Type(), rootVar.Type()) {
-			return "", false
-		}
-		text := dRoot.Name
+		text := dVar.Name()
 		for _, s := range path {
 			text += "." + s.Name
 		}
@@ -415,7 +411,7 @@ func tokenAt(pass *analysis.Pass, lk *lockid.Lock, d *redisops.Op, key ast.Expr)
 // type; neither is assigned.
 func sameParam(pass *analysis.Pass, a, d *redisops.Op, v *types.Var, path []*ast.Ident) (string, bool) {
 	info := pass.TypesInfo
-	if len(path) != 0 || !isParam(pass, a.Func, v) || keyid.AssignedIn(info, a.Func.Body, v) {
+	if len(path) != 0 || !isParam(pass, a.Func, v) || astx.AssignedIn(info, a.Func.Body, v) {
 		return "", false
 	}
 	decl, ok := d.Func.Node.(*ast.FuncDecl)
@@ -424,7 +420,7 @@ func sameParam(pass *analysis.Pass, a, d *redisops.Op, v *types.Var, path []*ast
 	}
 	for _, f := range decl.Type.Params.List {
 		for _, n := range f.Names {
-			if p, ok := info.Defs[n].(*types.Var); ok && n.Name == v.Name() && types.Identical(p.Type(), v.Type()) && !keyid.AssignedIn(info, decl.Body, p) {
+			if p, ok := info.Defs[n].(*types.Var); ok && n.Name == v.Name() && types.Identical(p.Type(), v.Type()) && !astx.AssignedIn(info, decl.Body, p) {
 				return n.Name, true
 			}
 		}
@@ -479,7 +475,7 @@ func chain(info *types.Info, e ast.Expr) (*ast.Ident, []*ast.Ident, bool) {
 		case *ast.SelectorExpr:
 			sel, ok := info.Selections[x]
 			if !ok {
-				if _, isPkg := info.Uses[identOf(x.X)].(*types.PkgName); isPkg && len(path) == 0 {
+				if _, isPkg := info.Uses[astx.IdentOf(x.X)].(*types.PkgName); isPkg && len(path) == 0 {
 					return x.Sel, nil, true
 				}
 				return nil, nil, false
@@ -493,23 +489,6 @@ func chain(info *types.Info, e ast.Expr) (*ast.Ident, []*ast.Ident, bool) {
 			return nil, nil, false
 		}
 	}
-}
-
-func identOf(e ast.Expr) *ast.Ident {
-	id, _ := ast.Unparen(e).(*ast.Ident)
-	return id
-}
-
-func samePath(info *types.Info, a, b []*ast.Ident) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if info.Uses[a[i]] != info.Uses[b[i]] {
-			return false
-		}
-	}
-	return true
 }
 
 // fieldAssigned reports whether one of the fields in path is assigned in

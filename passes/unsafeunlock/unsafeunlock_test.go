@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/onceload"
+	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/lvtest"
 	"github.com/lockvet/lockvet/passes/redisops"
 	"github.com/lockvet/lockvet/passes/unsafeunlock"
@@ -57,10 +58,10 @@ func TestImportedSummaries(t *testing.T) {
 	t.Parallel()
 	sums := map[string]*redisops.Summary{
 		"lockvet.test/imported/cache.Take": {Func: "lockvet.test/imported/cache.Take", Name: "Take", Kind: lvconfig.AcquireFunc,
-			Key: 1, KeyTemplate: "$", Value: -1, ValueConst: `"1"`, TTL: -1, TTLConst: "10 * time.Second", Returns: true,
+			Key: 1, KeyForm: keyid.ParamForm(1), Value: -1, ValueConst: `"1"`, TTL: -1, TTLConst: "10 * time.Second", Returns: true,
 			Where: "cache/cache.go:14", Method: "SetNX"},
 		"lockvet.test/imported/cache.Drop": {Func: "lockvet.test/imported/cache.Drop", Name: "Drop", Kind: lvconfig.ReleaseFunc, Form: redisops.Bare,
-			Key: 1, KeyTemplate: "$", Value: -1, TTL: -1, Where: "cache/cache.go:18", Method: "Del"},
+			Key: 1, KeyForm: keyid.ParamForm(1), Value: -1, TTL: -1, Where: "cache/cache.go:18", Method: "Del"},
 	}
 	ops := redisops.NewImporting(nil,
 		func(_ *analysis.Pass, fn *types.Func) *redisops.Summary { return sums[fn.FullName()] },

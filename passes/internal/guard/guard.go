@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
@@ -207,7 +208,7 @@ func OwnerCompare(info *types.Info, del *redisops.Op) *Compare {
 	if del.Func == nil {
 		return nil
 	}
-	if c := ownerCompare(info, del.Func, del.Cursor, del.Call.Pos(), del.Keys); c != nil {
+	if c := ownerCompare(info, del.Func, del.Cursor, del.Call.Pos(), keyForms(del)); c != nil {
 		return c
 	}
 	call, outer, ok := del.Func.Batched()
@@ -216,7 +217,7 @@ func OwnerCompare(info *types.Info, del *redisops.Op) *Compare {
 	}
 	for cur := del.Cursor; cur.Node() != nil; cur = cur.Parent() {
 		if cur.Node() == call {
-			return ownerCompare(info, outer, cur, call.Pos(), del.Keys)
+			return ownerCompare(info, outer, cur, call.Pos(), keyForms(del))
 		}
 	}
 	return nil
@@ -232,8 +233,11 @@ func HelperCompare(info *types.Info, res *redisops.Result, del *redisops.Op, cal
 	if !ok || len(del.Keys) != 1 || del.KeysSpread {
 		return nil
 	}
-	_, idx, ok := keyid.KeptParam(info, decl, del.Keys[0])
-	if !ok || idx >= len(call.Args) {
+	if decl.Body == nil {
+		return nil
+	}
+	idx, ok := del.Func.Scope().KeptParam(del.Keys[0])
+	if !ok || idx >= len(call.Args) || call.Ellipsis.IsValid() {
 		return nil
 	}
 	// The innermost function with operations that holds the call.
@@ -258,15 +262,24 @@ func HelperCompare(info *types.Info, res *redisops.Result, del *redisops.Op, cal
 	if !ok {
 		return nil
 	}
-	return ownerCompare(info, f, cur, call.Pos(), []ast.Expr{call.Args[idx]})
+	// The key the call names: the helper's key with its parameter bound
+	// to the argument.
+	var recv keyid.Form
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if s, ok := info.Selections[sel]; ok && s.Kind() == types.MethodVal {
+			recv = f.Scope().Of(sel.X)
+		}
+	}
+	named := keyid.Bind(del.KeyForm(), f.Scope().Of(call.Args[idx]), recv)
+	return ownerCompare(info, f, cur, call.Pos(), []keyid.Form{named})
 }
 
 // ownerCompare finds the GET-compare in f that guards the node at cur (at
 // pos), which deletes keys.
-func ownerCompare(info *types.Info, f *redisops.Func, cur inspector.Cursor, pos token.Pos, keys []ast.Expr) *Compare {
+func ownerCompare(info *types.Info, f *redisops.Func, cur inspector.Cursor, pos token.Pos, keys []keyid.Form) *Compare {
 	var facts []Fact
 	for _, g := range f.OpsOn(keys...) {
-		if g.Kind != redisops.Get || g.Key() == nil || g.Call.Pos() >= pos || !sameKey(info, f.Body, g.Key(), keys) {
+		if g.Kind != redisops.Get || g.Key() == nil || g.Call.Pos() >= pos || !sameKey(g.KeyForm(), keys) {
 			continue
 		}
 		inline, v := g.Reply(info)
@@ -282,7 +295,7 @@ func ownerCompare(info *types.Info, f *redisops.Func, cur inspector.Cursor, pos 
 			}
 			id, ok := e.(*ast.Ident)
 			return ok && info.Uses[id] == v && id.Pos() > g.Call.End() &&
-				!keyid.AssignedBetween(info, f.Body, v, g.Call.End(), id.Pos())
+				!astx.AssignedBetween(info, f.Body, v, g.Call.End(), id.Pos())
 		}
 		if facts == nil {
 			// g is the first GET: the others come after it.
@@ -310,6 +323,15 @@ func ownerCompare(info *types.Info, f *redisops.Func, cur inspector.Cursor, pos 
 	return nil
 }
 
+// keyForms are the forms of del's keys.
+func keyForms(del *redisops.Op) []keyid.Form {
+	out := make([]keyid.Form, len(del.Keys))
+	for i, k := range del.Keys {
+		out[i] = del.FormOf(k)
+	}
+	return out
+}
+
 // bytesEqual reports whether e is a call of bytes.Equal.
 func bytesEqual(info *types.Info, e ast.Expr) bool {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
@@ -320,9 +342,9 @@ func bytesEqual(info *types.Info, e ast.Expr) bool {
 	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "bytes" && fn.Name() == "Equal"
 }
 
-func sameKey(info *types.Info, body ast.Node, k ast.Expr, keys []ast.Expr) bool {
+func sameKey(k keyid.Form, keys []keyid.Form) bool {
 	for _, x := range keys {
-		if keyid.Same(info, body, k, x) {
+		if keyid.Same(k, x) {
 			return true
 		}
 	}

@@ -154,18 +154,15 @@ func (l *Locks) counterpartOps(a *redisops.Op) []int {
 }
 
 // sameParamKey reports whether a's key and key (used by op) are built
-// from a parameter of their functions in the same way: the same template,
-// and the same parameter position or name. A parameter is never the
-// receiver here: keys from the receiver's fields are SameShape's.
+// from a parameter of their functions in the same way: the same
+// template (keyid.Template), and the same parameter position or name.
 func (l *Locks) sameParamKey(a, op *redisops.Op, key ast.Expr) bool {
-	adecl, afn := l.declFunc(a.Func)
-	decl, fn := l.declFunc(op.Func)
-	if adecl == nil || decl == nil || !redisops.SameTemplate(a, op) {
+	adecl, _ := l.declFunc(a.Func)
+	decl, _ := l.declFunc(op.Func)
+	if adecl == nil || decl == nil {
 		return false
 	}
-	info := l.pass.TypesInfo
-	pa, ok1 := keyid.ParamKey(info, afn, adecl.Body, a.Key())
-	pb, ok2 := keyid.ParamKey(info, fn, decl.Body, key)
-	return ok1 && ok2 && pa.Index >= 0 && pb.Index >= 0 && pa.Template == pb.Template &&
-		(pa.Index == pb.Index || pa.Name == pb.Name)
+	pa, ok1 := a.Func.Scope().Template(a.KeyForm())
+	pb, ok2 := op.Func.Scope().Template(op.FormOf(key))
+	return ok1 && ok2 && keyid.SameTemplate(pa.Form, pb.Form) && (pa.Index == pb.Index || pa.Name == pb.Name)
 }

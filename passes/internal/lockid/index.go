@@ -18,17 +18,17 @@ import (
 // cubic for a check that asks per acquire and use). The index below
 // narrows each question to the candidates that can possibly match, by
 // position (an acquire in an enclosing function lies in the same
-// top-level declaration), by key shape (keyid.ShapeKeys), and by call
+// top-level declaration), by key shape (keyid.AnchorKeys), and by call
 // (the helpers a function calls); the full test then runs on those only,
 // in the original order, so the answers are the same.
 
 type index struct {
-	acqIndex   map[*redisops.Op]int  // acquire → index in acquires
-	acqByShape map[keyid.Shape][]int // acquire indices by key shape, ascending
-	ops        []*redisops.Op        // res.Ops
-	opsByShape map[keyid.Shape][]int // op indices by the shape of any key, ascending
-	opsInDecl  map[*types.Func][]int // op indices by the declared function holding them
-	files      []*ast.File           // sorted by position
+	acqIndex   map[*redisops.Op]int   // acquire → index in acquires
+	acqByShape map[keyid.Anchor][]int // acquire indices by key shape, ascending
+	ops        []*redisops.Op         // res.Ops
+	opsByShape map[keyid.Anchor][]int // op indices by the shape of any key, ascending
+	opsInDecl  map[*types.Func][]int  // op indices by the declared function holding them
+	files      []*ast.File            // sorted by position
 }
 
 type sameCall struct {
@@ -45,9 +45,9 @@ func (l *Locks) buildIndex() {
 	info := l.pass.TypesInfo
 	x := &index{
 		acqIndex:   map[*redisops.Op]int{},
-		acqByShape: map[keyid.Shape][]int{},
+		acqByShape: map[keyid.Anchor][]int{},
 		ops:        l.res.Ops,
-		opsByShape: map[keyid.Shape][]int{},
+		opsByShape: map[keyid.Anchor][]int{},
 		opsInDecl:  map[*types.Func][]int{},
 	}
 	for i, a := range l.acquires {
@@ -57,7 +57,7 @@ func (l *Locks) buildIndex() {
 		}
 	}
 	for i, op := range x.ops {
-		var shapes []keyid.Shape
+		var shapes []keyid.Anchor
 		for _, k := range op.Keys {
 			shapes = append(shapes, l.shapeKeys(op, k)...)
 		}
@@ -77,25 +77,15 @@ func (l *Locks) buildIndex() {
 	l.idx = x
 }
 
-// shapeKeys are the shape keys of key, used by op, and of the expression
-// it stands for when it is a local written once (shaped); op nil: of key
-// as written.
-func (l *Locks) shapeKeys(op *redisops.Op, key ast.Expr) []keyid.Shape {
-	info := l.pass.TypesInfo
-	out := keyid.ShapeKeys(info, key)
-	if op != nil {
-		if r := l.shaped(op, key); r != key {
-			out = append(out, keyid.ShapeKeys(info, r)...)
-		}
-	}
-	return out
+// shapeKeys are the anchors (keyid.Anchors) of key, used by op: the
+// buckets of the keys it may be the same as, or of the same shape.
+func (l *Locks) shapeKeys(op *redisops.Op, key ast.Expr) []keyid.Anchor {
+	return keyid.Anchors(op.FormOf(key))
 }
 
 // shaped is key, used by op, with a local variable of op's function
 // declaration that is written once replaced by its definition
-// (keyid.Resolve): the expression whose shape counts across functions.
-// A local keeps no identity across functions, its definition does, as
-// the same key written inline would.
+// (keyid.Resolve): the expression whose words count across functions.
 func (l *Locks) shaped(op *redisops.Op, key ast.Expr) ast.Expr {
 	if op == nil || op.Func == nil {
 		return key
@@ -106,8 +96,8 @@ func (l *Locks) shaped(op *redisops.Op, key ast.Expr) ast.Expr {
 	return key
 }
 
-func dedupe(s []keyid.Shape) []keyid.Shape {
-	var out []keyid.Shape
+func dedupe(s []keyid.Anchor) []keyid.Anchor {
+	var out []keyid.Anchor
 	for _, k := range s {
 		if !slices.Contains(out, k) {
 			out = append(out, k)
@@ -132,11 +122,11 @@ func (x *index) declStart(pos token.Pos) token.Pos {
 }
 
 // acquiresOn lists, in acquire order, the acquires whose call starts in
-// [from, to) and whose key may be key (keyid.Same or SameShape): those
-// sharing a shape key with it.
-func (l *Locks) acquiresOn(key ast.Expr, from, to token.Pos) []int {
+// [from, to) and whose key may be the form key (keyid.Same or
+// SameShape): those sharing an anchor with it.
+func (l *Locks) acquiresOn(key keyid.Form, from, to token.Pos) []int {
 	var out []int
-	for _, i := range l.acquiresShaped(nil, key) {
+	for _, i := range l.acquiresAnchored(keyid.Anchors(key)) {
 		if p := l.acquires[i].Call.Pos(); from <= p && p < to {
 			out = append(out, i)
 		}
@@ -144,12 +134,18 @@ func (l *Locks) acquiresOn(key ast.Expr, from, to token.Pos) []int {
 	return out
 }
 
-// acquiresShaped lists, in acquire order, the acquires whose key may have
-// the shape of key, used by op (nil: key as written).
+// acquiresShaped lists, in acquire order, the acquires whose key may be
+// key, used by op, or have its shape.
 func (l *Locks) acquiresShaped(op *redisops.Op, key ast.Expr) []int {
+	return l.acquiresAnchored(l.shapeKeys(op, key))
+}
+
+// acquiresAnchored lists, in acquire order, the acquires whose key has
+// one of anchors.
+func (l *Locks) acquiresAnchored(anchors []keyid.Anchor) []int {
 	x := l.index()
 	var out []int
-	for _, k := range l.shapeKeys(op, key) {
+	for _, k := range anchors {
 		out = append(out, x.acqByShape[k]...)
 	}
 	slices.Sort(out)
@@ -168,7 +164,7 @@ func (l *Locks) Candidates(a *redisops.Op) []*redisops.Op {
 	x := l.index()
 	var idx []int
 	// In a's function (and literals inside it) Match asks keyid.Same,
-	// elsewhere keyid.SameShape: either way the keys share a shape key.
+	// elsewhere keyid.SameShape: either way the keys share an anchor.
 	to := a.Func.Node.End()
 	for _, k := range l.shapeKeys(a, a.Key()) {
 		idx = append(idx, x.opsByShape[k]...)

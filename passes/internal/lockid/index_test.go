@@ -3,7 +3,6 @@ package lockid_test
 import (
 	"fmt"
 	"go/ast"
-	"go/types"
 	"slices"
 	"testing"
 
@@ -18,8 +17,8 @@ import (
 )
 
 // TestIndexSameAnswers: the candidate index changes no answer. Over every
-// package of the test module, keyid.ShapeKeys is a sound prefilter for
-// SameShape, Releases equals the plain scan of every operation with
+// package of the test module, keyid.Anchors is a sound prefilter for
+// Same and SameShape, Releases equals the plain scan of every operation with
 // Match, and Of finds the same same-function and same-shape evidence as
 // the plain scan of every acquire.
 func TestIndexSameAnswers(t *testing.T) {
@@ -36,15 +35,17 @@ func TestIndexSameAnswers(t *testing.T) {
 			errorf := func(format string, args ...any) {
 				problems = append(problems, pass.Pkg.Path()+": "+fmt.Sprintf(format, args...))
 			}
-			info := pass.TypesInfo
-			var keys []ast.Expr
+			var keys []keyid.Form
+			var at []ast.Expr
 			for _, op := range res.Ops {
-				keys = append(keys, op.Keys...)
+				for _, k := range op.Keys {
+					keys, at = append(keys, op.FormOf(k)), append(at, k)
+				}
 			}
-			for _, x := range keys {
-				for _, y := range keys {
-					if keyid.SameShape(info, x, y) && !overlap(keyid.ShapeKeys(info, x), keyid.ShapeKeys(info, y)) {
-						errorf("SameShape(%s, %s) but no shape key in common", pass.Fset.Position(x.Pos()), pass.Fset.Position(y.Pos()))
+			for i, x := range keys {
+				for j, y := range keys {
+					if (keyid.Same(x, y) || keyid.SameShape(x, y)) && !overlap(keyid.Anchors(x), keyid.Anchors(y)) {
+						errorf("Same or SameShape(%s, %s) but no anchor in common", pass.Fset.Position(at[i].Pos()), pass.Fset.Position(at[j].Pos()))
 					}
 				}
 			}
@@ -58,7 +59,7 @@ func TestIndexSameAnswers(t *testing.T) {
 			}
 			for _, op := range res.Ops {
 				for _, k := range op.Keys {
-					got, want := locks.Of(op, k), plainOf(info, locks, op, k)
+					got, want := locks.Of(op, k), plainOf(locks, op, k)
 					switch {
 					case want != nil && (got == nil || got.Acquire != want.Acquire || got.Evidence != want.Evidence):
 						errorf("Of(%s): indexed %+v, plain %+v", pass.Fset.Position(op.Call.Pos()), got, want)
@@ -83,7 +84,7 @@ func TestIndexSameAnswers(t *testing.T) {
 	t.Logf("%d answers compared", checked)
 }
 
-func overlap(a, b []keyid.Shape) bool {
+func overlap(a, b []keyid.Anchor) bool {
 	for _, x := range a {
 		if slices.Contains(b, x) {
 			return true
@@ -134,7 +135,7 @@ func plainReleases(locks *lockid.Locks, res *redisops.Result, a *redisops.Op) []
 }
 
 // plainOf is Of without the helper evidence, as a scan of every acquire.
-func plainOf(info *types.Info, locks *lockid.Locks, op *redisops.Op, key ast.Expr) *lockid.Lock {
+func plainOf(locks *lockid.Locks, op *redisops.Op, key ast.Expr) *lockid.Lock {
 	if key == nil {
 		return nil
 	}
@@ -145,24 +146,14 @@ func plainOf(info *types.Info, locks *lockid.Locks, op *redisops.Op, key ast.Exp
 		if a.Func != op.Func && !(a.Func.Node.Pos() <= op.Func.Node.Pos() && op.Func.Node.End() <= a.Func.Node.End()) {
 			continue
 		}
-		if keyid.Same(info, a.Func.Body, a.Key(), key) && redisops.SameTemplate(a, op) {
+		if keyid.Same(a.KeyForm(), op.FormOf(key)) {
 			return &lockid.Lock{Acquire: a, Evidence: lockid.SameFunc}
 		}
 	}
 	for _, a := range locks.Acquires() {
-		if a.Func != op.Func && keyid.SameShape(info, resolved(info, a, a.Key()), resolved(info, op, key)) && locks.ShapeCounts(a, op, key) && redisops.SameTemplate(a, op) {
+		if a.Func != op.Func && keyid.SameShape(a.KeyForm(), op.FormOf(key)) && locks.ShapeCounts(a, op, key) {
 			return &lockid.Lock{Acquire: a, Evidence: lockid.SameShape}
 		}
 	}
 	return nil
-}
-
-// resolved is key, used by op, seen through the locals of op's function
-// declaration it is defined with (keyid.Resolve): across functions a
-// local's definition is its shape.
-func resolved(info *types.Info, op *redisops.Op, key ast.Expr) ast.Expr {
-	for c := range op.Cursor.Enclosing((*ast.FuncDecl)(nil)) {
-		return keyid.Resolve(info, c.Node().(*ast.FuncDecl).Body, key)
-	}
-	return key
 }

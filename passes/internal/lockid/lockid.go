@@ -24,12 +24,12 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
-	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/lockname"
 	"github.com/lockvet/lockvet/passes/redisops"
@@ -108,7 +108,7 @@ func (l *Locks) Of(op *redisops.Op, key ast.Expr) *Lock {
 		return lk
 	}
 	for _, i := range l.acquiresShaped(op, key) {
-		if a := l.acquires[i]; a.Func != op.Func && l.sameShape(a, op, key) && l.ShapeCounts(a, op, key) && redisops.SameTemplate(a, op) {
+		if a := l.acquires[i]; a.Func != op.Func && l.sameShape(a, op, key) && l.ShapeCounts(a, op, key) {
 			return &Lock{Acquire: a, Evidence: SameShape}
 		}
 	}
@@ -125,52 +125,42 @@ func (l *Locks) sameFunc(op *redisops.Op, key ast.Expr) *Lock {
 		return nil
 	}
 	// Such an acquire lies before op in op's top-level declaration.
-	for _, i := range l.acquiresOn(key, l.index().declStart(op.Call.Pos()), op.Call.Pos()) {
+	form := op.FormOf(key)
+	for _, i := range l.acquiresOn(form, l.index().declStart(op.Call.Pos()), op.Call.Pos()) {
 		a := l.acquires[i]
-		if a.Func == nil || op.Func == nil || a.Call.Pos() >= op.Call.Pos() {
+		if a.Func == nil || a.Call.Pos() >= op.Call.Pos() {
 			continue
 		}
-		if a.Func != op.Func && !encloses(a.Func.Node, op.Func.Node) {
+		if a.Func != op.Func && !astx.Encloses(a.Func.Node, op.Func.Node) {
 			continue
 		}
-		if keyid.Same(l.pass.TypesInfo, a.Func.Body, a.Key(), key) && redisops.SameTemplate(a, op) {
+		if keyid.Same(a.KeyForm(), form) {
 			return &Lock{Acquire: a, Evidence: SameFunc}
 		}
 	}
 	return nil
 }
 
-func encloses(outer, inner ast.Node) bool {
-	return outer.Pos() <= inner.Pos() && inner.End() <= outer.End()
-}
-
 // viaHelper handles a key that is a parameter of op's enclosing function
 // declaration: it is a lock key when a same-package caller passes a lock key
 // in that position.
 func (l *Locks) viaHelper(op *redisops.Op, key ast.Expr) *Lock {
-	if op.Func == nil {
-		return nil
-	}
-	decl, ok := op.Func.Node.(*ast.FuncDecl)
+	fn, index, ok := l.keptParam(op, key)
 	if !ok {
 		return nil
 	}
-	fn, index, ok := keyid.KeptParam(l.pass.TypesInfo, decl, key)
-	if !ok {
-		return nil
-	}
-	for _, call := range l.callsOf(fn) {
-		if index >= len(call.Args) {
+	for _, call := range l.CallsOf(fn) {
+		named, ok := l.atCall(op, key, call, index)
+		if !ok {
 			continue
 		}
-		arg := call.Args[index]
-		for _, i := range l.acquiresOn(arg, l.index().declStart(call.Pos()), call.Pos()) {
+		for _, i := range l.acquiresOn(named, l.index().declStart(call.Pos()), call.Pos()) {
 			a := l.acquires[i]
-			if a.Func == nil || a.Call.Pos() >= call.Pos() || !encloses(a.Func.Node, call) {
+			// The call must be in a.Func or a closure inside it.
+			if a.Func == nil || a.Call.Pos() >= call.Pos() || !astx.Encloses(a.Func.Node, call) {
 				continue
 			}
-			// The call must be in a.Func or a closure inside it.
-			if keyid.Same(l.pass.TypesInfo, a.Func.Body, a.Key(), arg) && redisops.SameTemplate(a, op) {
+			if keyid.Same(a.KeyForm(), named) {
 				return &Lock{Acquire: a, Evidence: ViaHelper, Call: call}
 			}
 		}
@@ -178,18 +168,64 @@ func (l *Locks) viaHelper(op *redisops.Op, key ast.Expr) *Lock {
 	return nil
 }
 
+// keptParam is, when key (used by op) is by itself a parameter of op's
+// function declaration that it never writes, that function and the
+// parameter's position.
+func (l *Locks) keptParam(op *redisops.Op, key ast.Expr) (*types.Func, int, bool) {
+	if op.Func == nil {
+		return nil, -1, false
+	}
+	if _, ok := op.Func.Node.(*ast.FuncDecl); !ok {
+		return nil, -1, false
+	}
+	sc := op.Func.Scope()
+	index, ok := sc.KeptParam(key)
+	if !ok || sc.Func() == nil {
+		return nil, -1, false
+	}
+	return sc.Func(), index, true
+}
+
+// atCall is the key that key, a parameter of op's function at index,
+// names at call, a call of that function in the package: op's form of
+// key with the parameter bound to the call's argument and the receiver
+// to the call's (keyid.Bind), read where the call is.
+func (l *Locks) atCall(op *redisops.Op, key ast.Expr, call *ast.CallExpr, index int) (keyid.Form, bool) {
+	if index >= len(call.Args) || call.Ellipsis.IsValid() {
+		return keyid.Form{}, false
+	}
+	sc := l.scopeAt(call)
+	if sc == nil {
+		return keyid.Form{}, false
+	}
+	var recv keyid.Form
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if s, ok := l.pass.TypesInfo.Selections[sel]; ok && s.Kind() == types.MethodVal {
+			recv = sc.Of(sel.X)
+		}
+	}
+	return keyid.Bind(op.FormOf(key), sc.Of(call.Args[index]), recv), true
+}
+
+// scopeAt is the key scope of the function declaration holding pos
+// (one per declaration, shared with its operations'), or nil.
+func (l *Locks) scopeAt(pos ast.Node) *keyid.Scope {
+	for _, f := range l.res.Funcs {
+		if astx.Encloses(f.Node, pos) {
+			return f.Scope()
+		}
+	}
+	return nil
+}
+
 // sameShape reports whether a's key and key, used by op in another
-// function, have the same shape (keyid.SameShape), each seen through a
-// local variable it is defined with (shaped).
+// function, have the same shape (keyid.SameShape).
 func (l *Locks) sameShape(a, op *redisops.Op, key ast.Expr) bool {
-	return keyid.SameShape(l.pass.TypesInfo, l.shaped(a, a.Key()), l.shaped(op, key))
+	return keyid.SameShape(a.KeyForm(), op.FormOf(key))
 }
 
 // CallsOf lists the package's static calls of fn.
-func (l *Locks) CallsOf(fn *types.Func) []*ast.CallExpr { return l.callsOf(fn) }
-
-// callsOf lists the package's static calls of fn.
-func (l *Locks) callsOf(fn *types.Func) []*ast.CallExpr {
+func (l *Locks) CallsOf(fn *types.Func) []*ast.CallExpr {
 	l.indexCalls()
 	return l.byCallee[fn]
 }
@@ -251,7 +287,7 @@ func (l *Locks) ShapeCounts(a, op *redisops.Op, key ast.Expr) bool {
 }
 
 func (l *Locks) inTest(op *redisops.Op) bool {
-	return strings.HasSuffix(l.pass.Fset.File(op.Call.Pos()).Name(), "_test.go")
+	return astx.InTest(l.pass.Fset, op.Call.Pos())
 }
 
 // builder is the key-building helper key calls, or nil.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lockvet/lockvet/internal/lua"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/lockname"
 	"github.com/lockvet/lockvet/passes/redisops"
@@ -46,12 +47,8 @@ func (l *Locks) Match(a, op *redisops.Op, key ast.Expr) (Evidence, *ast.CallExpr
 	if a.Func == nil || op.Func == nil || a.Key() == nil || key == nil {
 		return 0, nil
 	}
-	info := l.pass.TypesInfo
-	if !redisops.SameTemplate(a, op) {
-		return 0, nil
-	}
-	if op.Func == a.Func || encloses(a.Func.Node, op.Func.Node) {
-		if keyid.Same(info, a.Func.Body, a.Key(), key) {
+	if op.Func == a.Func || astx.Encloses(a.Func.Node, op.Func.Node) {
+		if keyid.Same(a.KeyForm(), op.FormOf(key)) {
 			return SameFunc, nil
 		}
 		return 0, nil
@@ -129,18 +126,15 @@ func After(a, op *redisops.Op) bool {
 // function declaration, a call of that function in a's function after a
 // that passes a's key in that position.
 func (l *Locks) helperCall(a, op *redisops.Op, key ast.Expr) *ast.CallExpr {
-	decl, ok := op.Func.Node.(*ast.FuncDecl)
+	fn, index, ok := l.keptParam(op, key)
 	if !ok {
 		return nil
 	}
-	info := l.pass.TypesInfo
-	fn, index, ok := keyid.KeptParam(info, decl, key)
-	if !ok {
-		return nil
-	}
-	for _, call := range l.callsOf(fn) {
-		if index < len(call.Args) && call.Pos() > a.Call.End() && encloses(a.Func.Node, call) &&
-			keyid.Same(info, a.Func.Body, a.Key(), call.Args[index]) {
+	for _, call := range l.CallsOf(fn) {
+		if call.Pos() <= a.Call.End() || !astx.Encloses(a.Func.Node, call) {
+			continue
+		}
+		if named, ok := l.atCall(op, key, call, index); ok && keyid.Same(a.KeyForm(), named) {
 			return call
 		}
 	}
@@ -249,12 +243,13 @@ func (l *Locks) TokenWrite(op *redisops.Op, key, token ast.Expr) *redisops.Op {
 	if decl == nil {
 		return nil
 	}
+	form, tok := op.FormOf(key), op.FormOf(token)
 	for _, w := range l.res.Ops {
 		if w.Kind != redisops.Write && w.Kind != redisops.Acquire || w.Func == nil || w.Value == nil || w.Key() == nil ||
-			w.TTL == nil || w.NoTTL || w.NonPositiveTTL() || w.Probe || !encloses(decl, w.Call) {
+			w.TTL == nil || w.NoTTL || w.NonPositiveTTL() || w.Probe || !astx.Encloses(decl, w.Call) {
 			continue
 		}
-		if redisops.SameTemplate(w, op) && keyid.Same(info, decl.Body, w.Key(), key) && keyid.Same(info, decl.Body, w.Value, token) {
+		if keyid.Same(w.KeyForm(), form) && keyid.Same(w.FormOf(w.Value), tok) {
 			return w
 		}
 	}
@@ -282,7 +277,7 @@ func Exercised(info *types.Info, op *redisops.Op) bool {
 		return false
 	}
 	methods := map[string]bool{}
-	for _, o := range op.Func.OpsOn(k) {
+	for _, o := range op.Func.OpsOn(op.KeyForm()) {
 		methods[o.Method] = true
 	}
 	return len(methods) >= exercisedMethods
