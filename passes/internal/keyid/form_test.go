@@ -60,6 +60,10 @@ func Inline(id string, n int) {
 	key("token", token())
 	key("token2", token())
 	key("conv", Key(id))
+	key("bytes", string([]byte(id)))
+	key("plainid", id)
+	key("rune", string(rune(n)))
+	key("runes", string(rune(n)))
 	key("global", jobs.prefix+id)
 }
 
@@ -70,6 +74,31 @@ func Written(id string) {
 	key("after", k)
 	id = "x"
 	key("param", "lock:"+id)
+}
+
+func Ranged(ids []string, m map[string]string) {
+	for _, id := range ids {
+		key("take", "lock:"+id)
+	}
+	for _, x := range ids {
+		key("drop", "lock:"+x)
+	}
+	for _, id := range []string{"a"} {
+		key("other", "lock:"+id)
+	}
+	for k := range m {
+		key("mapkey", "lock:"+k)
+	}
+	for _, v := range m {
+		key("mapval", "lock:"+v)
+	}
+	for _, w := range ids {
+		w = w + "x"
+		key("written", "lock:"+w)
+	}
+	for _, w := range ids {
+		key("written2", "lock:"+w)
+	}
 }
 
 func Normalised(key2 string) {
@@ -163,12 +192,19 @@ func TestSame(t *testing.T) {
 		{"Inline", "tok", "tok2", true},        // one variable, not written between
 		{"Inline", "token", "token2", false},   // a key function of constants may be a token maker
 		{"Inline", "tok", "token", false},
-		{"Inline", "conv", "conv", true},
+		{"Inline", "conv", "plainid", true},  // a conversion between string types is its operand
+		{"Inline", "bytes", "plainid", true}, // []byte and back
+		{"Inline", "rune", "runes", true},    // another conversion is a call
+		{"Inline", "rune", "itoa", false},
 		{"Inline", "itoa", "itoa", true},
 		{"Inline", "join", "join2", true}, // strings.Join of a written-out slice
 		{"Inline", "global", "global", true},
 		{"Written", "before", "after", false}, // written between the two reads
 		{"Normalised", "norm", "norm", true},
+		{"Ranged", "take", "drop", true},         // the elements of one slice, in two loops
+		{"Ranged", "take", "other", false},       // of another slice
+		{"Ranged", "mapval", "mapkey", false},    // a map's keys and values are not elements
+		{"Ranged", "written", "written2", false}, // written in the loop
 		{"Plain", "variadic", "variadic", false}, // an index expression is unknown
 	} {
 		if got := Same(k.form(t, c.fn, c.a), k.form(t, c.fn, c.b)); got != c.same {
@@ -219,7 +255,8 @@ func TestTemplate(t *testing.T) {
 		{"Inline", "sprintf", `fmt.Sprintf("lock:%s",$)`, 0},
 		{"Inline", "builder", `func:p.lockKey($)`, 0},
 		{"Inline", "itoa", `("lock:"+strconv.Itoa($))`, 1},
-		{"Inline", "conv", `p.Key($)`, 0},
+		{"Inline", "conv", `$`, 0},
+		{"Inline", "rune", `string(rune($))`, 1},
 		{"Inline", "global", `(var:p.jobs.prefix+$)`, 0},
 		{"Normalised", "norm", `func:p.lockKey($)`, 0},
 		{"Lock", "prefixed", `(recv.prefix+$)`, 0},

@@ -177,9 +177,36 @@ func identRule(s *Scope, e ast.Expr, depth int) ([]Part, bool) {
 		if rhs, _ := astx.SoleDef(s.info, s.body, v); rhs != nil {
 			d := Form{Parts: s.parts(nil, rhs, depth+1), sc: s}
 			p.def = &d
+		} else if x := rangedOver(s.info, s.body, v); x != nil {
+			// for _, k := range keys: k is an element of keys, the
+			// same as any other loop's element of keys.
+			d := Form{Parts: []Part{{Kind: Elem, Args: []Form{{Parts: s.parts(nil, x, depth+1), sc: s}}}}, sc: s}
+			p.def = &d
 		}
 	}
 	return []Part{p}, true
+}
+
+// rangedOver is the slice or array that v is the element variable of
+// (for _, v := range x), when nothing else writes v; otherwise nil.
+func rangedOver(info *types.Info, body *ast.BlockStmt, v *types.Var) ast.Expr {
+	var rs *ast.RangeStmt
+	ast.Inspect(body, func(n ast.Node) bool {
+		if r, ok := n.(*ast.RangeStmt); ok && r.Tok == token.DEFINE {
+			if id, ok := r.Value.(*ast.Ident); ok && info.Defs[id] == v {
+				rs = r
+			}
+		}
+		return rs == nil
+	})
+	if rs == nil || astx.AssignedBetween(info, body, v, rs.Body.Pos(), rs.Body.End()) {
+		return nil
+	}
+	switch info.TypeOf(rs.X).Underlying().(type) {
+	case *types.Slice, *types.Array:
+		return rs.X
+	}
+	return nil
 }
 
 // param is v's position among s's parameters (the receiver not
@@ -275,7 +302,9 @@ func derefRule(s *Scope, e ast.Expr, depth int) ([]Part, bool) {
 	return s.selectFrom(s.parts(nil, x.X, depth), "*", nil)
 }
 
-// conversionRule: T(x) is a call of T.
+// conversionRule: a conversion between string types (string, []byte,
+// a named string type: Del(ctx, string(key))) is its operand, the same
+// bytes on the wire; any other conversion T(x) is a call of T.
 func conversionRule(s *Scope, e ast.Expr, depth int) ([]Part, bool) {
 	call, ok := e.(*ast.CallExpr)
 	if !ok || len(call.Args) != 1 {
@@ -284,6 +313,9 @@ func conversionRule(s *Scope, e ast.Expr, depth int) ([]Part, bool) {
 	tv, ok := s.info.Types[call.Fun]
 	if !ok || !tv.IsType() {
 		return nil, false
+	}
+	if stringType(tv.Type) && stringType(s.info.TypeOf(call.Args[0])) {
+		return s.parts(nil, call.Args[0], depth), true
 	}
 	arg := Form{Parts: s.parts(nil, call.Args[0], depth), sc: s}
 	return []Part{{Kind: Call, Text: types.TypeString(tv.Type, nil), Args: []Form{arg}, Conv: true}}, true
@@ -315,6 +347,22 @@ func joinRule(s *Scope, e ast.Expr, depth int) ([]Part, bool) {
 		out = s.parts(out, el, depth)
 	}
 	return out, true
+}
+
+// stringType reports whether t holds text: its underlying type is a
+// string or a byte slice.
+func stringType(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	case *types.Slice:
+		b, ok := u.Elem().Underlying().(*types.Basic)
+		return ok && (b.Kind() == types.Byte || b.Kind() == types.Uint8)
+	}
+	return false
 }
 
 // callRule: a key function of the module (lockKey(id), s.key("lease",

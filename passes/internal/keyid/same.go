@@ -196,6 +196,11 @@ func slot(p *Part) bool {
 		return len(p.Path) == 0
 	case Elem:
 		return true
+	case Call:
+		// A conversion of a slot (string(rune(n))) varies as the slot.
+		if p.Conv && len(p.Args) == 1 && len(p.Args[0].Parts) == 1 {
+			return slot(&p.Args[0].Parts[0])
+		}
 	}
 	return false
 }
