@@ -33,49 +33,13 @@ func IdentOf(e ast.Expr) *ast.Ident {
 // its address taken, or is a range variable) in body between positions
 // from and to, in either order.
 func AssignedBetween(info *types.Info, body ast.Node, v *types.Var, from, to token.Pos) bool {
-	if from > to {
-		from, to = to, from
-	}
-	found := false
-	within := func(p token.Pos) bool { return p > from && p < to }
-	is := func(e ast.Expr) bool {
-		id := IdentOf(e)
-		return id != nil && info.ObjectOf(id) == v
-	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		if found || n == nil {
-			return false
-		}
-		if n.End() < from || n.Pos() > to {
-			return n.Pos() <= to && n.End() >= from
-		}
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, lhs := range n.Lhs {
-				if is(lhs) && within(n.Pos()) {
-					found = true
-				}
-			}
-		case *ast.IncDecStmt:
-			found = is(n.X) && within(n.X.Pos())
-		case *ast.UnaryExpr:
-			found = n.Op == token.AND && is(n.X) && within(n.X.Pos())
-		case *ast.RangeStmt:
-			for _, e := range []ast.Expr{n.Key, n.Value} {
-				if e != nil && is(e) && within(e.Pos()) {
-					found = true
-				}
-			}
-		}
-		return !found
-	})
-	return found
+	return IndexVars(info, body).AssignedBetween(v, from, to)
 }
 
 // AssignedIn reports whether v is assigned, incremented, or has its
 // address taken anywhere in body.
 func AssignedIn(info *types.Info, body ast.Node, v *types.Var) bool {
-	return AssignedBetween(info, body, v, body.Pos()-1, body.End()+1)
+	return IndexVars(info, body).AssignedIn(v)
 }
 
 // SoleDef returns the expression the local variable v of body is defined
@@ -83,61 +47,7 @@ func AssignedIn(info *types.Info, body ast.Node, v *types.Var) bool {
 // taken, and the number of its other uses. It returns nil when v is not a
 // local of body or is written more than once.
 func SoleDef(info *types.Info, body *ast.BlockStmt, v *types.Var) (ast.Expr, int) {
-	if v.Pos() < body.Pos() || v.Pos() >= body.End() {
-		return nil, 0
-	}
-	var rhs ast.Expr
-	writes, uses := 0, 0
-	is := func(e ast.Expr) bool {
-		id := IdentOf(e)
-		return id != nil && info.ObjectOf(id) == v
-	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.Ident:
-			if info.Uses[n] == v {
-				uses++
-			}
-		case *ast.AssignStmt:
-			for i, l := range n.Lhs {
-				if !is(l) {
-					continue
-				}
-				writes++
-				if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
-					rhs = n.Rhs[i]
-				} else if n.Tok != token.DEFINE {
-					uses-- // counted as a use above
-				}
-			}
-		case *ast.ValueSpec:
-			for i, name := range n.Names {
-				if info.Defs[name] == v {
-					writes++
-					if len(n.Names) == len(n.Values) {
-						rhs = n.Values[i]
-					}
-				}
-			}
-		case *ast.IncDecStmt:
-			if is(n.X) {
-				writes++
-			}
-		case *ast.UnaryExpr:
-			if n.Op == token.AND && is(n.X) {
-				writes++
-			}
-		case *ast.RangeStmt:
-			if n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value) {
-				writes++
-			}
-		}
-		return true
-	})
-	if writes != 1 {
-		return nil, 0
-	}
-	return rhs, uses
+	return IndexVars(info, body).SoleDef(v)
 }
 
 // FuncName is the name of the function declaration d as a reader finds

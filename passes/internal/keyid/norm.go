@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"sort"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -21,6 +22,15 @@ type Scope struct {
 	fn   *types.Func      // the declared function, or nil
 	sig  *types.Signature // its signature, or nil
 	body *ast.BlockStmt
+	vars *astx.Vars // built on first use
+}
+
+// Vars is the write index of s's body.
+func (s *Scope) Vars() *astx.Vars {
+	if s.vars == nil {
+		s.vars = astx.IndexVars(s.info, s.body)
+	}
+	return s.vars
 }
 
 // NewScope is the scope of the function declaration or literal fn (the
@@ -154,14 +164,14 @@ func identRule(s *Scope, e ast.Expr, depth int) ([]Part, bool) {
 		return []Part{{Kind: Global, Text: v.Pkg().Path() + "." + v.Name(), v: v}}, true
 	}
 	if s.sig != nil && s.body != nil {
-		if v == s.sig.Recv() && !astx.AssignedIn(s.info, s.body, v) {
+		if v == s.sig.Recv() && !s.Vars().AssignedIn(v) {
 			return []Part{{Kind: Recv, v: v}}, true
 		}
 		if i := s.param(v); i >= 0 {
-			if !astx.AssignedIn(s.info, s.body, v) {
+			if !s.Vars().AssignedIn(v) {
 				return []Part{{Kind: Param, Index: i, v: v}}, true
 			}
-			if as := topReassign(s.info, s.body, v); as != nil {
+			if as := s.topReassign(v); as != nil {
 				rhs := as.Rhs[0]
 				switch {
 				case astx.Encloses(rhs, id):
@@ -174,10 +184,10 @@ func identRule(s *Scope, e ast.Expr, depth int) ([]Part, bool) {
 	}
 	p := Part{Kind: Local, Text: v.Name(), v: v, pos: id.Pos()}
 	if depth < MaxLocalDepth && s.body != nil {
-		if rhs, _ := astx.SoleDef(s.info, s.body, v); rhs != nil {
+		if rhs, _ := s.Vars().SoleDef(v); rhs != nil {
 			d := Form{Parts: s.parts(nil, rhs, depth+1), sc: s}
 			p.def = &d
-		} else if x := rangedOver(s.info, s.body, v); x != nil {
+		} else if x := s.rangedOver(v); x != nil {
 			// for _, k := range keys: k is an element of keys, the
 			// same as any other loop's element of keys.
 			d := Form{Parts: []Part{{Kind: Elem, Args: []Form{{Parts: s.parts(nil, x, depth+1), sc: s}}}}, sc: s}
@@ -189,20 +199,12 @@ func identRule(s *Scope, e ast.Expr, depth int) ([]Part, bool) {
 
 // rangedOver is the slice or array that v is the element variable of
 // (for _, v := range x), when nothing else writes v; otherwise nil.
-func rangedOver(info *types.Info, body *ast.BlockStmt, v *types.Var) ast.Expr {
-	var rs *ast.RangeStmt
-	ast.Inspect(body, func(n ast.Node) bool {
-		if r, ok := n.(*ast.RangeStmt); ok && r.Tok == token.DEFINE {
-			if id, ok := r.Value.(*ast.Ident); ok && info.Defs[id] == v {
-				rs = r
-			}
-		}
-		return rs == nil
-	})
-	if rs == nil || astx.AssignedBetween(info, body, v, rs.Body.Pos(), rs.Body.End()) {
+func (s *Scope) rangedOver(v *types.Var) ast.Expr {
+	rs := s.Vars().RangedBy(v)
+	if rs == nil || s.Vars().AssignedBetween(v, rs.Body.Pos(), rs.Body.End()) {
 		return nil
 	}
-	switch info.TypeOf(rs.X).Underlying().(type) {
+	switch s.info.TypeOf(rs.X).Underlying().(type) {
 	case *types.Slice, *types.Array:
 		return rs.X
 	}
@@ -228,28 +230,24 @@ func isGlobal(v *types.Var) bool {
 	return v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
 }
 
-// topReassign returns the one assignment to the parameter v in body when
-// it is a statement of body itself (not inside a branch or loop) of the
-// form v = EXPR, and v is assigned nowhere else nor has its address
-// taken; otherwise nil.
-func topReassign(info *types.Info, body *ast.BlockStmt, v *types.Var) *ast.AssignStmt {
-	var found *ast.AssignStmt
-	for _, st := range body.List {
-		as, ok := st.(*ast.AssignStmt)
-		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
-			continue
-		}
-		if id := astx.IdentOf(as.Lhs[0]); id != nil && info.Uses[id] == v {
-			if found != nil {
-				return nil
-			}
-			found = as
-		}
-	}
-	if found == nil || astx.AssignedBetween(info, body, v, body.Pos()-1, found.Pos()) || astx.AssignedBetween(info, body, v, found.End(), body.End()+1) {
+// topReassign returns the one assignment to the parameter v in s's body
+// when it is a statement of the body itself (not inside a branch or loop)
+// of the form v = EXPR, and v is assigned nowhere else nor has its
+// address taken; otherwise nil.
+func (s *Scope) topReassign(v *types.Var) *ast.AssignStmt {
+	list := s.body.List
+	i := sort.Search(len(list), func(i int) bool { return list[i].End() > s.Vars().FirstWrite(v) })
+	if i == len(list) {
 		return nil
 	}
-	return found
+	as, ok := list[i].(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Pos() != s.Vars().FirstWrite(v) {
+		return nil
+	}
+	if id := astx.IdentOf(as.Lhs[0]); id == nil || s.info.Uses[id] != v || s.Vars().AssignedBetween(v, as.Pos(), s.body.End()+1) {
+		return nil
+	}
+	return as
 }
 
 // selectorRule: a package-level variable of another package (pkg.V),

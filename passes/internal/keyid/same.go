@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/lockvet/lockvet/passes/internal/astx"
 )
 
 // Same reports whether a and b, read in one function, are the same value
@@ -47,7 +45,7 @@ func samePart(sc *Scope, a, b *Part) bool {
 	case Recv:
 		return true
 	case Local:
-		return a.v == b.v && sc != nil && !astx.AssignedBetween(sc.info, sc.body, a.v, a.pos, b.pos)
+		return a.v == b.v && sc != nil && !sc.Vars().AssignedBetween(a.v, a.pos, b.pos)
 	case Call:
 		if a.Text != b.Text || a.Method != b.Method || len(a.Args) != len(b.Args) || a.Builder && !varies(a) {
 			return false
@@ -325,7 +323,11 @@ func anchorOf(at string, p *Part) Anchor {
 	case p.Kind == Local:
 		a.obj, a.text = p.v, path
 	case p.Kind == Param:
-		a.text = strconv.Itoa(p.Index) + "." + path
+		// Same compares parameters of one function only: the variable
+		// keeps the functions apart.
+		a.obj, a.text = p.v, strconv.Itoa(p.Index)+"."+path
+	case p.Kind == Recv:
+		a.obj, a.text = p.v, path
 	default:
 		a.text = p.Text + "." + path
 	}
