@@ -56,7 +56,7 @@ func setup(tmp string) error {
 	}
 	// The modules the example needs must be in the module cache; the
 	// analysis itself then runs with GOPROXY=off.
-	for _, dir := range []string{exampleDir, brokenDir} {
+	for _, dir := range []string{exampleDir, brokenDir, filepath.Join(wd, xpkgDir)} {
 		cmd := exec.Command("go", "mod", "download")
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {

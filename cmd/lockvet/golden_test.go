@@ -1,0 +1,179 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of TestGolden with what lockvet prints now")
+
+// goldenDir holds TestGolden's files, one txtar archive per case.
+const goldenDir = "testdata/golden"
+
+// goldenCase is one command line whose whole output is compared with a
+// golden file.
+type goldenCase struct {
+	name string
+	dir  func(t *testing.T) string // where lockvet runs
+	args []string                  // "$GOLDEN" is goldenDir, "$TMP" a new directory
+	// file, when set, names a file (under "$TMP") whose content after
+	// the run is part of the golden output.
+	file string
+}
+
+func goldenCases() []goldenCase {
+	example := func(*testing.T) string { return exampleDir }
+	broken := func(*testing.T) string { return brokenDir }
+	xpkg := func(*testing.T) string { return filepath.Join(mustWd(), xpkgDir) }
+	edited := exampleCopy // a copy, for -fix to edit
+	var cases []goldenCase
+	add := func(name string, dir func(*testing.T) string, args ...string) {
+		cases = append(cases, goldenCase{name: name, dir: dir, args: args})
+	}
+	for _, format := range []string{"text", "json", "sarif", "github", "codeclimate", "checkstyle"} {
+		add("example-"+format, example, "-format", format, "./...")
+		add("clean-"+format, example, "-format", format, "./internal/...")
+		add("broken-"+format, broken, "-format", format, "./...")
+		add("xpkg-"+format, xpkg, "-format", format, "./...")
+	}
+	add("example-json-flag", example, "-json", "./...")
+	add("example-sarif-unsuppressed", example, "-format", "sarif", "-sarif-suppressed=false", "./...")
+	add("example-no-tests", example, "-test=false", "./...")
+	add("example-generated", example, "-include-generated", "./...")
+	add("example-checks", example, "-checks", "LV101,unsafeunlock", "./...")
+	add("example-disable", example, "-disable", "LV104", "-disable=constvalue", "./...")
+	add("example-redis84-json", example, "-redis-version", "8.4", "-json", "./...")
+	add("example-diff", example, "-diff", "./...")
+	add("example-fix", edited, "-fix", "./...")
+	add("example-baseline", example, "-baseline", "$GOLDEN/scheduler-baseline.json", "./...")
+	add("example-baseline-github", example, "-baseline", "$GOLDEN/scheduler-baseline.json", "-format", "github", "./...")
+	cases = append(cases, goldenCase{name: "example-write-baseline", dir: example, args: []string{"-write-baseline", "$TMP/base.json", "./scheduler/..."}, file: "base.json"})
+	add("xpkg-callers", xpkg, "./orders", "./billing", "./jobs")
+	add("bad-baseline", example, "-baseline", "$GOLDEN/missing.json", "./...")
+	add("no-packages", example, "example.com/nothing/...")
+	add("no-directory", example, "./nothing/...")
+	add("unknown-check", example, "-checks", "LV999", "./...")
+	add("bad-flag", example, "-nosuchflag")
+	add("bad-format", example, "-format", "xml")
+	add("json-fix", example, "-json", "-fix")
+	add("bad-wrapper", example, "-release-funcs", "(*example.com/x.Store).Unlock")
+	add("explain", example, "-explain", "LV101")
+	add("explain-unknown", example, "-explain", "LV999")
+	add("help", example, "-h")
+	add("vet-flags", example, "-flags")
+	add("inventory-text", example, "inventory")
+	add("inventory-json", example, "inventory", "-format", "json", "-test")
+	add("inventory-markdown", example, "inventory", "-format", "markdown", "./scheduler/...")
+	add("inventory-bad-format", example, "inventory", "-format", "yaml")
+	add("inventory-help", example, "inventory", "-h")
+	add("live-help", example, "live", "-h")
+	add("live-no-redis", example, "live")
+	add("live-listen-json", example, "live", "-redis", "127.0.0.1:1", "-pattern", "lock:*", "-listen", "127.0.0.1:0", "-format", "json")
+	add("release-help", example, "release", "-h")
+	add("release-no-reason", example, "release", "-redis", "127.0.0.1:1", "-key", "lock:x")
+	return cases
+}
+
+// TestGolden: every output format on the example module and on the test
+// modules, the baseline file, the help texts, the error messages and the
+// exit statuses are byte for byte what they were when the golden files
+// were recorded (go test ./cmd/lockvet -run TestGolden -update records
+// them again; the diff then shows what changed). The module's and the
+// repository's paths are written $MODULE and $ROOT.
+func TestGolden(t *testing.T) {
+	root := filepath.Dir(exampleDir)
+	for _, tc := range goldenCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tmp := t.TempDir()
+			dir := tc.dir(t)
+			args := make([]string, len(tc.args))
+			for i, a := range tc.args {
+				a = strings.ReplaceAll(a, "$GOLDEN", filepath.Join(mustWd(), goldenDir))
+				args[i] = strings.ReplaceAll(a, "$TMP", tmp)
+			}
+			r := lockvet(t, dir, args...)
+			ar := &txtar.Archive{Comment: fmt.Appendf(nil, "lockvet %s\nexit %d\n", strings.Join(tc.args, " "), r.code)}
+			ar.Files = append(ar.Files, txtar.File{Name: "stdout", Data: []byte(r.stdout)}, txtar.File{Name: "stderr", Data: []byte(r.stderr)})
+			if tc.file != "" {
+				data, err := os.ReadFile(filepath.Join(tmp, tc.file))
+				if err != nil {
+					t.Fatal(err)
+				}
+				ar.Files = append(ar.Files, txtar.File{Name: tc.file, Data: data})
+			}
+			got := normalizePaths(string(txtar.Format(ar)), map[string]string{dir: "$MODULE", root: "$ROOT", tmp: "$TMP"})
+			file := filepath.Join(goldenDir, tc.name+".txtar")
+			if *update {
+				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%v (go test ./cmd/lockvet -run TestGolden -update writes it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("lockvet %s in %s differs from %s (go test ./cmd/lockvet -run 'TestGolden/%s$' -update rewrites it):\n%s",
+					strings.Join(tc.args, " "), dir, file, tc.name, lineDiff(string(want), got))
+			}
+		})
+	}
+}
+
+// normalizePaths writes each directory of dirs (longest first) as its
+// placeholder, as a path and as a file URI.
+func normalizePaths(s string, dirs map[string]string) string {
+	for len(dirs) > 0 {
+		longest := ""
+		for d := range dirs {
+			if len(d) > len(longest) {
+				longest = d
+			}
+		}
+		name := dirs[longest]
+		delete(dirs, longest)
+		uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(longest)}).String()
+		s = strings.ReplaceAll(s, uri, "file://"+name)
+		s = strings.ReplaceAll(s, longest, name)
+	}
+	return s
+}
+
+// lineDiff lists the lines of got that differ from want, with their line
+// numbers: enough to see what changed in a long output.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	shown := 0
+	for i := 0; i < max(len(w), len(g)) && shown < 20; i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			fmt.Fprintf(&b, "line %d:\n\twant %q\n\tgot  %q\n", i+1, wl, gl)
+			shown++
+		}
+	}
+	return b.String()
+}
+
+func mustWd() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		panic(err)
+	}
+	return wd
+}
