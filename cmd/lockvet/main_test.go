@@ -130,11 +130,21 @@ type markerSet struct {
 	under     string               // only files below this directory (slash path), "" for all
 }
 
-// markers reads the expected findings of the module in dir, keeping only
-// checks that are registered: the others are being written, and their
-// markers start counting when they are added to the registry.
+// markers reads the expected findings of the module in dir (readMarkers)
+// and fails the test on a marker it cannot read.
 func markers(t *testing.T, dir string, s markerSet) []marker {
 	t.Helper()
+	out, err := readMarkers(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// readMarkers reads the expected findings of the module in dir. A marker
+// whose ID the registry does not know is an error: a check dropped from
+// the registry must fail its expectations, not lose them.
+func readMarkers(dir string, s markerSet) ([]marker, error) {
 	var out []marker
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
@@ -162,20 +172,39 @@ func markers(t *testing.T, dir string, s markerSet) []marker {
 				if m == nil {
 					continue
 				}
-				id := m[1]
-				if analyzer.Lookup(id) == nil || s.ids != nil && !s.ids(id) {
+				id, line := m[1], fset.Position(c.Pos()).Line
+				if analyzer.Lookup(id) == nil {
+					return fmt.Errorf("%s:%d: marker %s names no registered check", rel, line, id)
+				}
+				if s.ids != nil && !s.ids(id) {
 					continue
 				}
-				out = append(out, marker{rel, fset.Position(c.Pos()).Line, id})
+				out = append(out, marker{rel, line, id})
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	slices.SortFunc(out, func(a, b marker) int { return strings.Compare(a.String(), b.String()) })
-	return out
+	return out, nil
+}
+
+// TestMarkersUnknownID: a marker of a check the registry does not know
+// fails the run that reads it, and the others are still read.
+func TestMarkersUnknownID(t *testing.T) {
+	dir := t.TempDir()
+	src := "package p\n\nfunc f() {} // LV101: registered\n\nfunc g() {} // LV999: dropped from the registry\n"
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readMarkers(dir, markerSet{}); err == nil || !strings.Contains(err.Error(), "p.go:5: marker LV999 names no registered check") {
+		t.Errorf("readMarkers with an LV999 marker: err = %v", err)
+	}
+	if ms, err := readMarkers(dir, markerSet{under: "none"}); err != nil || len(ms) != 0 {
+		t.Errorf("readMarkers of no file: %v, %v", ms, err)
+	}
 }
 
 // textLineRE is one finding of the text output.
