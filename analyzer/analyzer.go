@@ -16,6 +16,7 @@ import (
 	"github.com/lockvet/lockvet/passes/acquireresult"
 	"github.com/lockvet/lockvet/passes/checkthendel"
 	"github.com/lockvet/lockvet/passes/constvalue"
+	"github.com/lockvet/lockvet/passes/inventory"
 	"github.com/lockvet/lockvet/passes/noexpire"
 	"github.com/lockvet/lockvet/passes/outlive"
 	"github.com/lockvet/lockvet/passes/redisops"
@@ -103,16 +104,34 @@ type Config struct {
 // cfg is nil). Each call builds new analyzer values; nothing global is
 // changed, so differently configured sets can run side by side.
 func Analyzers(cfg *Config) ([]*analysis.Analyzer, error) {
+	checks, _, err := analyzers(cfg)
+	return checks, err
+}
+
+// Inventory returns fresh analyzers for the checks cfg enables, as
+// Analyzers does, and one more that lists the lock sites of a package
+// (passes/inventory): its Result, an *inventory.Result, is built from the
+// operations the checks read. It reports nothing.
+func Inventory(cfg *Config) (checks []*analysis.Analyzer, inv *analysis.Analyzer, err error) {
+	checks, ops, err := analyzers(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return checks, inventory.New(ops), nil
+}
+
+// analyzers builds the checks cfg enables and the op model they share.
+func analyzers(cfg *Config) ([]*analysis.Analyzer, *analysis.Analyzer, error) {
 	if cfg == nil {
 		cfg = &Config{}
 	}
 	lc, err := lvConfig(cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, name := range slices.Concat(cfg.Checks, cfg.Disable) {
 		if Lookup(name) == nil {
-			return nil, fmt.Errorf("unknown check %q (known: %s)", name, known())
+			return nil, nil, fmt.Errorf("unknown check %q (known: %s)", name, known())
 		}
 	}
 	ops := redisops.New(lc)
@@ -123,7 +142,7 @@ func Analyzers(cfg *Config) ([]*analysis.Analyzer, error) {
 		}
 		out = append(out, c.New(ops, lc))
 	}
-	return out, nil
+	return out, ops, nil
 }
 
 func matches(list []string, r *Rule) bool {

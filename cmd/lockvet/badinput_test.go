@@ -15,6 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockvet/lockvet/internal/clitest"
+	"github.com/lockvet/lockvet/internal/driver"
+	"github.com/lockvet/lockvet/internal/output"
 	"github.com/lockvet/lockvet/internal/redistest"
 )
 
@@ -32,7 +35,7 @@ func badModule(t *testing.T, files map[string]string) string {
 	if setupErr != nil {
 		t.Fatal(setupErr)
 	}
-	dir := moduleDir(t)
+	dir := clitest.ModuleDir(t)
 	gomod, err := os.ReadFile(filepath.Join(brokenDir, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
@@ -43,51 +46,16 @@ func badModule(t *testing.T, files map[string]string) string {
 	}
 	files["go.mod"] = strings.Replace(string(gomod), "module example.com/broken", "module example.com/bad", 1)
 	files["go.sum"] = string(gosum)
-	writeFiles(t, dir, files)
+	clitest.WriteFiles(t, dir, files)
 	return dir
 }
 
-// writeFiles writes files (slash-separated names) below dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// lockvetEnv runs lockvet in dir with extra environment variables.
-func lockvetEnv(t *testing.T, dir string, env []string, args ...string) runResult {
-	t.Helper()
-	if setupErr != nil {
-		t.Fatal(setupErr)
-	}
-	cmd := exec.Command(lockvetBin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(offline(), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return runResult{stdout.String(), stderr.String(), code}
-}
-
 // noCrash fails when a run's stderr shows a panic.
-func (r runResult) noCrash(t *testing.T) {
+func noCrash(t *testing.T, r clitest.RunResult) {
 	t.Helper()
 	for _, s := range []string{"panic:", "goroutine ", "internal error", "fatal error:"} {
-		if strings.Contains(r.stderr, s) {
-			t.Fatalf("lockvet crashed:\n%s", r.stderr)
+		if strings.Contains(r.Stderr, s) {
+			t.Fatalf("lockvet crashed:\n%s", r.Stderr)
 		}
 	}
 }
@@ -124,10 +92,10 @@ func TestNoModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := lockvetEnv(t, dir, []string{"GOFLAGS=", "GO111MODULE=on"}, "./...")
-	r.wantCode(t, exitError)
-	r.noCrash(t)
-	if !strings.Contains(r.stderr, "no go.mod in "+dir+" or any parent") {
-		t.Errorf("stderr does not say there is no module:\n%s", r.stderr)
+	r.WantCode(t, driver.ExitError)
+	noCrash(t, r)
+	if !strings.Contains(r.Stderr, "no go.mod in "+dir+" or any parent") {
+		t.Errorf("stderr does not say there is no module:\n%s", r.Stderr)
 	}
 }
 
@@ -136,10 +104,10 @@ func TestEmptyModule(t *testing.T) {
 	t.Parallel()
 	dir := badModule(t, map[string]string{"README": "no Go here\n"})
 	r := lockvet(t, dir, "./...")
-	r.wantCode(t, exitError)
-	r.noCrash(t)
-	if strings.TrimSpace(r.stderr) != "lockvet: ./... matched no packages" {
-		t.Errorf("stderr = %q", r.stderr)
+	r.WantCode(t, driver.ExitError)
+	noCrash(t, r)
+	if strings.TrimSpace(r.Stderr) != "lockvet: ./... matched no packages" {
+		t.Errorf("stderr = %q", r.Stderr)
 	}
 }
 
@@ -152,20 +120,20 @@ func TestBrokenTestFile(t *testing.T) {
 		"p/p_test.go": "package p\n\nvar n int = \"one\"\n",
 	})
 	r := lockvet(t, dir, "./...")
-	r.wantCode(t, exitError)
-	r.noCrash(t)
-	if !strings.Contains(r.stderr, "p/p_test.go:3:") {
-		t.Errorf("the test file's error is not named:\n%s", r.stderr)
+	r.WantCode(t, driver.ExitError)
+	noCrash(t, r)
+	if !strings.Contains(r.Stderr, "p/p_test.go:3:") {
+		t.Errorf("the test file's error is not named:\n%s", r.Stderr)
 	}
-	if hint := "lockvet: hint: example.com/bad/p does not compile with its test files; its other files were analyzed, and -test=false leaves test files out\n"; !strings.Contains(r.stderr, hint) {
-		t.Errorf("no hint naming -test=false:\n%s", r.stderr)
+	if hint := "lockvet: hint: example.com/bad/p does not compile with its test files; its other files were analyzed, and -test=false leaves test files out\n"; !strings.Contains(r.Stderr, hint) {
+		t.Errorf("no hint naming -test=false:\n%s", r.Stderr)
 	}
-	sameMarkers(t, parseText(t, r.stdout), markers(t, dir, markerSet{}))
+	clitest.SameMarkers(t, clitest.ParseText(t, r.Stdout), clitest.Markers(t, dir, clitest.MarkerSet{}))
 
 	r = lockvet(t, dir, "-test=false", "./...")
-	r.wantCode(t, exitFindings)
-	if r.stderr != "" {
-		t.Errorf("-test=false: %s", r.stderr)
+	r.WantCode(t, driver.ExitFindings)
+	if r.Stderr != "" {
+		t.Errorf("-test=false: %s", r.Stderr)
 	}
 }
 
@@ -190,28 +158,28 @@ func TestUnloadableDependency(t *testing.T) {
 		{"import", "1.26.0", "example.com/refused/internal/a", "dependency " + missing + ": internal/a/a.go:3:8: " + refused},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := moduleDir(t)
-			writeFiles(t, dir, map[string]string{
+			dir := clitest.ModuleDir(t)
+			clitest.WriteFiles(t, dir, map[string]string{
 				"go.mod":          "module example.com/refused\n\ngo " + tc.goVersion + "\n\nrequire " + missing + " v1.0.0\n",
 				"go.sum":          sum,
 				"internal/a/a.go": "package a\n\nimport _ \"" + missing + "\"\n",
 			})
 			r := lockvet(t, dir, "./internal/...")
-			r.wantCode(t, exitError)
-			r.noCrash(t)
-			if !strings.Contains(r.stderr, refused) {
-				t.Errorf("text: the go command's reason is missing:\n%s", r.stderr)
+			r.WantCode(t, driver.ExitError)
+			noCrash(t, r)
+			if !strings.Contains(r.Stderr, refused) {
+				t.Errorf("text: the go command's reason is missing:\n%s", r.Stderr)
 			}
-			if strings.Contains(r.stderr, "matched no packages") || strings.Contains(r.stderr, "exit status") {
-				t.Errorf("text: %s", r.stderr)
+			if strings.Contains(r.Stderr, "matched no packages") || strings.Contains(r.Stderr, "exit status") {
+				t.Errorf("text: %s", r.Stderr)
 			}
 			r = lockvet(t, dir, "-json", "./internal/...")
-			r.wantCode(t, exitError)
+			r.WantCode(t, driver.ExitError)
 			var tree map[string]map[string]struct {
 				Error string `json:"error"`
 			}
-			if err := json.Unmarshal([]byte(r.stdout), &tree); err != nil || len(tree) != 1 {
-				t.Fatalf("-json: %v\n%s", err, r.stdout)
+			if err := json.Unmarshal([]byte(r.Stdout), &tree); err != nil || len(tree) != 1 {
+				t.Fatalf("-json: %v\n%s", err, r.Stdout)
 			}
 			for _, e := range tree[tc.jsonKey] {
 				if e.Error != tc.jsonErr {
@@ -219,7 +187,7 @@ func TestUnloadableDependency(t *testing.T) {
 				}
 			}
 			if len(tree[tc.jsonKey]) == 0 {
-				t.Errorf("-json: no error under %q: %s", tc.jsonKey, r.stdout)
+				t.Errorf("-json: no error under %q: %s", tc.jsonKey, r.Stdout)
 			}
 		})
 	}
@@ -233,18 +201,18 @@ func TestLineDirectives(t *testing.T) {
 	src := "package tmpl\n" + lockImports + "\n//line lock.tmpl:100\n" + lockFunc("tryLock", "")
 	dir := badModule(t, map[string]string{"tmpl/tmpl.go": src})
 	r := lockvet(t, dir, "./...")
-	r.wantCode(t, exitFindings)
-	r.noCrash(t)
-	if !strings.HasPrefix(r.stdout, "tmpl/lock.tmpl:106:") {
-		t.Errorf("finding not at the //line position:\n%s", r.stdout)
+	r.WantCode(t, driver.ExitFindings)
+	noCrash(t, r)
+	if !strings.HasPrefix(r.Stdout, "tmpl/lock.tmpl:106:") {
+		t.Errorf("finding not at the //line position:\n%s", r.Stdout)
 	}
 
 	r = lockvet(t, dir, "-json", "./...")
-	r.wantCode(t, exitClean)
+	r.WantCode(t, driver.ExitClean)
 	var edits int
-	var tree map[string]map[string][]jsonDiag
-	if err := json.Unmarshal([]byte(r.stdout), &tree); err != nil {
-		t.Fatalf("%v\n%s", err, r.stdout)
+	var tree map[string]map[string][]clitest.JSONDiag
+	if err := json.Unmarshal([]byte(r.Stdout), &tree); err != nil {
+		t.Fatalf("%v\n%s", err, r.Stdout)
 	}
 	for _, byAnalyzer := range tree {
 		for _, diags := range byAnalyzer {
@@ -264,7 +232,7 @@ func TestLineDirectives(t *testing.T) {
 		}
 	}
 	if edits == 0 {
-		t.Fatalf("no fix to check:\n%s", r.stdout)
+		t.Fatalf("no fix to check:\n%s", r.Stdout)
 	}
 
 	// SARIF and GitHub annotations: the finding where //line says, as in
@@ -273,27 +241,27 @@ func TestLineDirectives(t *testing.T) {
 	// lines.
 	lineOf := func(code string) int { return strings.Count(src[:strings.Index(src, code)], "\n") + 1 }
 	r = lockvet(t, dir, "-format", "sarif", "./...")
-	r.wantCode(t, exitFindings)
-	results := parseSARIF(t, r.stdout).Runs[0].Results
-	if len(results) != 1 || results[0].marker(t, dir) != (marker{"tmpl/lock.tmpl", 106, "LV101"}) {
+	r.WantCode(t, driver.ExitFindings)
+	results := clitest.ParseSARIF(t, r.Stdout).Runs[0].Results
+	if len(results) != 1 || results[0].Marker(t, output.SrcRoot(dir), dir) != (clitest.Marker{File: "tmpl/lock.tmpl", Line: 106, ID: "LV101"}) {
 		t.Fatalf("SARIF results: %+v", results)
 	}
 	if got, want := sarifEdits(t, results[0]), []string{fmt.Sprintf("tmpl/tmpl.go:%d", lineOf("rdb.SetNX")), fmt.Sprintf("tmpl/tmpl.go:%d", lineOf("rdb.Expire"))}; !slices.Equal(got, want) {
 		t.Errorf("SARIF fix edits at %v, want %v", got, want)
 	}
 	r = lockvet(t, dir, "-format", "github", "./...")
-	r.wantCode(t, exitFindings)
-	if !strings.HasPrefix(r.stdout, "::error file=tmpl/lock.tmpl,line=106,col=2,") {
-		t.Errorf("-format github: annotation not at the //line position:\n%s", r.stdout)
+	r.WantCode(t, driver.ExitFindings)
+	if !strings.HasPrefix(r.Stdout, "::error file=tmpl/lock.tmpl,line=106,col=2,") {
+		t.Errorf("-format github: annotation not at the //line position:\n%s", r.Stdout)
 	}
 
 	r = lockvet(t, dir, "-diff", "./...")
-	r.wantCode(t, exitFindings)
-	if !strings.Contains(r.stdout, "+++ b/tmpl/tmpl.go") {
-		t.Errorf("-diff does not change tmpl/tmpl.go:\n%s", r.stdout)
+	r.WantCode(t, driver.ExitFindings)
+	if !strings.Contains(r.Stdout, "+++ b/tmpl/tmpl.go") {
+		t.Errorf("-diff does not change tmpl/tmpl.go:\n%s", r.Stdout)
 	}
 	r = lockvet(t, dir, "-fix", "./...")
-	r.noCrash(t)
+	noCrash(t, r)
 	fixed, err := os.ReadFile(filepath.Join(dir, "tmpl", "tmpl.go"))
 	if err != nil {
 		t.Fatal(err)
@@ -304,13 +272,13 @@ func TestLineDirectives(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "tmpl", "lock.tmpl")); err == nil {
 		t.Error("-fix wrote the file a //line directive names")
 	}
-	command(t, dir, "go", "vet", "./...").wantCode(t, 0)
+	command(t, dir, "go", "vet", "./...").WantCode(t, 0)
 }
 
 // sarifEdits lists where the fixes of a SARIF result delete or insert,
 // as file:line, the file relative to the module (%SRCROOT% is the module
 // in these tests).
-func sarifEdits(t *testing.T, r sarifOutResult) []string {
+func sarifEdits(t *testing.T, r clitest.SARIFResult) []string {
 	t.Helper()
 	var out []string
 	for _, fix := range r.Fixes {
@@ -362,43 +330,43 @@ func TestCgo(t *testing.T) {
 	}
 	dir := cgoModule(t)
 	r := lockvetEnv(t, dir, []string{"CGO_ENABLED=1"}, "./...")
-	r.wantCode(t, exitFindings)
-	r.noCrash(t)
-	sameMarkers(t, parseText(t, r.stdout), markers(t, dir, markerSet{}))
+	r.WantCode(t, driver.ExitFindings)
+	noCrash(t, r)
+	clitest.SameMarkers(t, clitest.ParseText(t, r.Stdout), clitest.Markers(t, dir, clitest.MarkerSet{}))
 
 	r = lockvetEnv(t, dir, []string{"CGO_ENABLED=1"}, "-json", "./...")
-	r.wantCode(t, exitClean)
-	if strings.Contains(r.stdout, "go-build") {
-		t.Errorf("-json names a file in the build cache:\n%s", r.stdout)
+	r.WantCode(t, driver.ExitClean)
+	if strings.Contains(r.Stdout, "go-build") {
+		t.Errorf("-json names a file in the build cache:\n%s", r.Stdout)
 	}
 
 	// SARIF offers the plain file's fix and not the cgo file's; neither
 	// SARIF nor the GitHub annotations name the build cache.
 	r = lockvetEnv(t, dir, []string{"CGO_ENABLED=1"}, "-format", "sarif", "./...")
-	r.wantCode(t, exitFindings)
-	for _, res := range parseSARIF(t, r.stdout).Runs[0].Results {
-		m, edits := res.marker(t, dir), sarifEdits(t, res)
-		if m.file == "cg/cg.go" && len(edits) > 0 || m.file == "cg/plain.go" && len(edits) == 0 {
-			t.Errorf("SARIF fix edits of the finding in %s: %v", m.file, edits)
+	r.WantCode(t, driver.ExitFindings)
+	for _, res := range clitest.ParseSARIF(t, r.Stdout).Runs[0].Results {
+		m, edits := res.Marker(t, output.SrcRoot(dir), dir), sarifEdits(t, res)
+		if m.File == "cg/cg.go" && len(edits) > 0 || m.File == "cg/plain.go" && len(edits) == 0 {
+			t.Errorf("SARIF fix edits of the finding in %s: %v", m.File, edits)
 		}
 		for _, e := range edits {
-			if !strings.HasPrefix(e, m.file+":") {
-				t.Errorf("SARIF fix of the finding in %s edits %s", m.file, e)
+			if !strings.HasPrefix(e, m.File+":") {
+				t.Errorf("SARIF fix of the finding in %s edits %s", m.File, e)
 			}
 		}
 	}
 	for _, format := range []string{"sarif", "github"} {
 		r = lockvetEnv(t, dir, []string{"CGO_ENABLED=1"}, "-format", format, "./...")
-		r.wantCode(t, exitFindings)
-		if strings.Contains(r.stdout, "go-build") {
-			t.Errorf("-format %s names a file in the build cache:\n%s", format, r.stdout)
+		r.WantCode(t, driver.ExitFindings)
+		if strings.Contains(r.Stdout, "go-build") {
+			t.Errorf("-format %s names a file in the build cache:\n%s", format, r.Stdout)
 		}
 	}
 
-	before := snapshot(t, dir)
+	before := clitest.Snapshot(t, dir)
 	r = lockvetEnv(t, dir, []string{"CGO_ENABLED=1"}, "-fix", "./...")
-	r.noCrash(t)
-	after := snapshot(t, dir)
+	noCrash(t, r)
+	after := clitest.Snapshot(t, dir)
 	if after["/cg/cg.go"] != before["/cg/cg.go"] {
 		t.Errorf("-fix changed the cgo file:\n%s", after["/cg/cg.go"])
 	}
@@ -406,7 +374,7 @@ func TestCgo(t *testing.T) {
 		t.Error("-fix did not fix the plain file")
 	}
 	// What is left is the cgo file's finding.
-	if got := parseText(t, r.stdout); len(got) != 1 || got[0].file != "cg/cg.go" {
+	if got := clitest.ParseText(t, r.Stdout); len(got) != 1 || got[0].File != "cg/cg.go" {
 		t.Errorf("after -fix: %v", got)
 	}
 }
@@ -419,11 +387,11 @@ func TestCgoDisabled(t *testing.T) {
 	needSlow(t, "compiles the standard library and go-redis again with CGO_ENABLED=0")
 	dir := cgoModule(t)
 	r := lockvetEnv(t, dir, []string{"CGO_ENABLED=0", "CC=/nonexistent/cc"}, "./...")
-	r.wantCode(t, exitFindings)
-	r.noCrash(t)
-	got := parseText(t, r.stdout)
-	if len(got) != 1 || got[0].file != "cg/plain.go" {
-		t.Errorf("want only the plain file's finding, got %v\n%s", got, r.stderr)
+	r.WantCode(t, driver.ExitFindings)
+	noCrash(t, r)
+	got := clitest.ParseText(t, r.Stdout)
+	if len(got) != 1 || got[0].File != "cg/plain.go" {
+		t.Errorf("want only the plain file's finding, got %v\n%s", got, r.Stderr)
 	}
 }
 
@@ -506,9 +474,9 @@ var (
 )
 `})
 	r := lockvet(t, dir, "./...")
-	r.wantCode(t, exitFindings)
-	r.noCrash(t)
-	sameMarkers(t, parseText(t, r.stdout), markers(t, dir, markerSet{}))
+	r.WantCode(t, driver.ExitFindings)
+	noCrash(t, r)
+	clitest.SameMarkers(t, clitest.ParseText(t, r.Stdout), clitest.Markers(t, dir, clitest.MarkerSet{}))
 }
 
 // TestBuildTags: files excluded by build constraints are not analyzed;
@@ -521,13 +489,13 @@ func TestBuildTags(t *testing.T) {
 		"p/other.go": "//go:build !linux && !darwin && !windows && !freebsd\n\npackage p\n\nvar broken int = \"never type-checked on this OS\"\n",
 	})
 	r := lockvet(t, dir, "./...")
-	r.wantCode(t, exitFindings)
-	r.noCrash(t)
-	sameMarkers(t, parseText(t, r.stdout), markers(t, dir, markerSet{}))
+	r.WantCode(t, driver.ExitFindings)
+	noCrash(t, r)
+	clitest.SameMarkers(t, clitest.ParseText(t, r.Stdout), clitest.Markers(t, dir, clitest.MarkerSet{}))
 
 	r = lockvetEnv(t, dir, []string{"GOFLAGS=-mod=readonly -tags=lockvet_extra"}, "./...")
-	r.wantCode(t, exitFindings)
-	if got := parseText(t, r.stdout); len(got) != 2 || got[0].file != "p/extra.go" {
+	r.WantCode(t, driver.ExitFindings)
+	if got := clitest.ParseText(t, r.Stdout); len(got) != 2 || got[0].File != "p/extra.go" {
 		t.Errorf("with -tags=lockvet_extra: %v", got)
 	}
 }
@@ -544,14 +512,14 @@ func TestTestPackages(t *testing.T) {
 			"\nvar _ = p.N\n" + lockFunc("tryLockExternal", " // LV101: external test package"),
 	})
 	r := lockvet(t, dir, "./...")
-	r.wantCode(t, exitFindings)
-	r.noCrash(t)
-	sameMarkers(t, parseText(t, r.stdout), markers(t, dir, markerSet{}))
+	r.WantCode(t, driver.ExitFindings)
+	noCrash(t, r)
+	clitest.SameMarkers(t, clitest.ParseText(t, r.Stdout), clitest.Markers(t, dir, clitest.MarkerSet{}))
 
 	r = lockvet(t, dir, "-test=false", "./...")
-	r.wantCode(t, exitClean)
-	if r.stdout != "" || r.stderr != "" {
-		t.Errorf("-test=false printed:\n%s%s", r.stdout, r.stderr)
+	r.WantCode(t, driver.ExitClean)
+	if r.Stdout != "" || r.Stderr != "" {
+		t.Errorf("-test=false printed:\n%s%s", r.Stdout, r.Stderr)
 	}
 }
 
@@ -578,16 +546,16 @@ func init() {
 	git := false
 	if _, err := exec.LookPath("git"); err == nil {
 		git = true
-		gitIn(t, dir, "init", "-q", "-b", "main")
-		gitIn(t, dir, "add", ".")
-		gitIn(t, dir, "commit", "-q", "-m", "safety")
+		clitest.Git(t, dir, "init", "-q", "-b", "main")
+		clitest.Git(t, dir, "add", ".")
+		clitest.Git(t, dir, "commit", "-q", "-m", "safety")
 		later := time.Now().Add(time.Hour)
 		if err := os.Chtimes(src, later, later); err != nil {
 			t.Fatal(err)
 		}
 	}
 
-	before := snapshot(t, dir)
+	before := clitest.Snapshot(t, dir)
 	var prefix []string
 	if exec.Command("unshare", "-n", "true").Run() == nil {
 		prefix = []string{"unshare", "-n"}
@@ -601,38 +569,22 @@ func init() {
 	for _, args := range runs {
 		argv := append(append(append([]string{}, prefix...), lockvetBin), args...)
 		r := command(t, dir, argv[0], argv[1:]...)
-		r.noCrash(t)
-		if r.code != exitFindings && !(args[0] == "-json" && r.code == exitClean) &&
-			!(args[0] == "-new-from-rev" && r.code == exitClean) {
-			t.Fatalf("%v: exit %d\n%s", argv, r.code, r.stderr)
+		noCrash(t, r)
+		if r.Code != driver.ExitFindings && !(args[0] == "-json" && r.Code == driver.ExitClean) &&
+			!(args[0] == "-new-from-rev" && r.Code == driver.ExitClean) {
+			t.Fatalf("%v: exit %d\n%s", argv, r.Code, r.Stderr)
 		}
 	}
-	after := snapshot(t, dir)
-	sameFiles(t, before, after)
+	after := clitest.Snapshot(t, dir)
+	clitest.SameFiles(t, before, after)
 
 	// -write-baseline writes the file it names, and nothing else.
 	base := filepath.Join(t.TempDir(), "base.json")
-	lockvet(t, dir, "-write-baseline", base, "./...").wantCode(t, exitClean)
+	lockvet(t, dir, "-write-baseline", base, "./...").WantCode(t, driver.ExitClean)
 	if _, err := os.Stat(base); err != nil {
 		t.Errorf("-write-baseline: %v", err)
 	}
-	sameFiles(t, before, snapshot(t, dir))
-}
-
-// sameFiles fails for each file that changed, appeared or went away
-// between two snapshots.
-func sameFiles(t *testing.T, before, after map[string]string) {
-	t.Helper()
-	for name := range after {
-		if content, ok := before[name]; !ok || content != after[name] {
-			t.Errorf("%s changed or appeared", name)
-		}
-	}
-	for name := range before {
-		if _, ok := after[name]; !ok {
-			t.Errorf("%s went away", name)
-		}
-	}
+	clitest.SameFiles(t, before, clitest.Snapshot(t, dir))
 }
 
 // TestLongFunction: a function of more than 5,000 statements with lock
@@ -713,11 +665,11 @@ func workRatio(t *testing.T, small, big map[string]string) float64 {
 		cov := t.TempDir()
 		cmd := exec.Command(bin, "-v", "./...")
 		cmd.Dir = dir
-		cmd.Env = append(offline(), "GOCOVERDIR="+cov)
+		cmd.Env = append(os.Environ(), "GOCOVERDIR="+cov)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		err := cmd.Run()
-		if ee := (*exec.ExitError)(nil); err != nil && (!errors.As(err, &ee) || ee.ExitCode() != exitFindings) {
+		if ee := (*exec.ExitError)(nil); err != nil && (!errors.As(err, &ee) || ee.ExitCode() != driver.ExitFindings) {
 			t.Fatalf("lockvet: %v\n%s", err, stderr.String())
 		}
 		work[i] = coveredWork(t, cov)

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/lockvet/lockvet/internal/driver"
 )
 
 func TestParseFormatFlags(t *testing.T) {
@@ -59,9 +61,9 @@ func TestFormatFlagErrors(t *testing.T) {
 		{[]string{"-write-baseline", "b.json", "-new-from-rev", "HEAD"}, "lockvet: -write-baseline records every finding; it cannot be combined with -new-from-rev"},
 	} {
 		r := lockvet(t, exampleDir, tc.args...)
-		r.wantCode(t, exitError)
-		if !strings.HasPrefix(r.stderr, tc.stderr) {
-			t.Errorf("%q: stderr = %q, want prefix %q", tc.args, r.stderr, tc.stderr)
+		r.WantCode(t, driver.ExitError)
+		if !strings.HasPrefix(r.Stderr, tc.stderr) {
+			t.Errorf("%q: stderr = %q, want prefix %q", tc.args, r.Stderr, tc.stderr)
 		}
 	}
 }

@@ -5,9 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
+	"slices"
 
 	"github.com/lockvet/lockvet/analyzer"
+	"github.com/lockvet/lockvet/internal/driver"
 )
 
 // options is the parsed command line.
@@ -22,50 +23,23 @@ type options struct {
 	dir     string
 	version bool
 	verbose bool
-	config  configFlags
+	config  driver.ConfigFlags // shared with go vet's tool
 }
 
-// configFlags are the flags that configure the analyzers. They are shared
-// with the go vet mode, where go vet forwards them to the tool.
-type configFlags struct {
-	checks           listFlag
-	disable          listFlag
-	redisVersion     string
-	includeGenerated bool
-	wrappers         wrapperFlags // wrappers.go
+// ciFlags select which findings a run reports (internal/gates).
+type ciFlags struct {
+	baseline      string // report only findings not in this baseline
+	writeBaseline string // write the findings to this baseline and report none
+	newFromRev    string // report only findings in code changed since this git revision
+	// sarifSuppressed lists suppressed findings in SARIF, as suppressed.
+	sarifSuppressed bool
 }
 
-func (c *configFlags) register(fs *flag.FlagSet) {
-	fs.Var(&c.checks, "checks", "run only these checks: comma-separated `IDs` or names (LV101,setnxexpire)")
-	fs.Var(&c.disable, "disable", "do not run these checks: comma-separated `IDs` or names")
-	fs.StringVar(&c.redisVersion, "redis-version", "", "oldest Redis server the code runs against, as MAJOR.MINOR (`version`, e.g. 7.2 or 8.4); selects which fixes are offered")
-	fs.BoolVar(&c.includeGenerated, "include-generated", false, "also report findings in generated files")
-	c.wrappers.register(fs)
-}
-
-func (c *configFlags) analyzerConfig() *analyzer.Config {
-	cfg := &analyzer.Config{
-		Checks:           c.checks,
-		Disable:          c.disable,
-		RedisVersion:     c.redisVersion,
-		IncludeGenerated: c.includeGenerated,
-	}
-	c.wrappers.apply(cfg)
-	return cfg
-}
-
-// listFlag is a comma-separated list; repeating the flag adds to it.
-type listFlag []string
-
-func (l *listFlag) String() string { return strings.Join(*l, ",") }
-
-func (l *listFlag) Set(s string) error {
-	for _, item := range strings.Split(s, ",") {
-		if item = strings.TrimSpace(item); item != "" {
-			*l = append(*l, item)
-		}
-	}
-	return nil
+func (c *ciFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.baseline, "baseline", "", "report only findings that are not in this baseline `file` (written by -write-baseline)")
+	fs.StringVar(&c.writeBaseline, "write-baseline", "", "write the current findings to this baseline `file` and exit 0; print nothing")
+	fs.BoolVar(&c.sarifSuppressed, "sarif-suppressed", true, "with -format sarif, also list the findings lockvet:ignore directives suppressed, marked as suppressed with the directive's reason")
+	fs.StringVar(&c.newFromRev, "new-from-rev", "", "report only findings in functions changed since this git `revision` (git diff REV; untracked files count as changed)")
 }
 
 // errReported is a command-line error that has been printed already.
@@ -89,7 +63,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, []string, error) {
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolVar(&o.verbose, "v", false, "print on stderr how many packages were analyzed, how many failed, and the time taken")
-	o.config.register(fs)
+	o.config.Register(fs)
 	fs.Usage = func() {} // the full text only on -h
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -111,6 +85,34 @@ func parseFlags(args []string, stderr io.Writer) (*options, []string, error) {
 	return o, patterns, nil
 }
 
+// checkFormat validates -format and its combinations with other flags.
+func (o *options) checkFormat() error {
+	switch {
+	case !slices.Contains([]string{"text", "json", "sarif", "github", "codeclimate", "checkstyle"}, o.format):
+		return fmt.Errorf("-format %q: want text, json, sarif, github, codeclimate or checkstyle", o.format)
+	case o.json && o.format != "text" && o.format != "json":
+		return fmt.Errorf("-json and -format %s contradict each other", o.format)
+	case o.json:
+		o.format = "json"
+	}
+	if o.format != "text" && (o.fix || o.diff) {
+		name := "-format " + o.format
+		if o.json {
+			name = "-json"
+		}
+		return fmt.Errorf("%s cannot be combined with -fix or -diff", name)
+	}
+	if o.ci.writeBaseline != "" {
+		switch {
+		case o.fix || o.diff:
+			return errors.New("-write-baseline cannot be combined with -fix or -diff")
+		case o.ci.newFromRev != "":
+			return errors.New("-write-baseline records every finding; it cannot be combined with -new-from-rev")
+		}
+	}
+	return nil
+}
+
 func usage(fs *flag.FlagSet) {
 	w := fs.Output()
 	fmt.Fprint(w, `lockvet finds Redis distributed-lock bugs in Go code.
@@ -119,6 +121,13 @@ Usage:
 	lockvet [flags] [packages]        (default ./...)
 	lockvet -explain LV101
 	go vet -vettool=$(which lockvet) [packages]
+
+Subcommands, for operators (lockvet SUBCOMMAND -h lists their flags):
+`)
+	for _, c := range subcommands {
+		fmt.Fprintf(w, "\t%s\n\t    %s\n", c.usage, c.what)
+	}
+	fmt.Fprint(w, `	(live and release run the lockvet-live binary; docs/live.md)
 
 Exit status: 0 no findings, 1 findings, 2 errors (with -json: 0 or 2).
 CI (SARIF, annotations, baseline, -new-from-rev): see docs/ci.md.

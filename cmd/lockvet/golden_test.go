@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/lockvet/lockvet/internal/applyfix"
+	"github.com/lockvet/lockvet/internal/clitest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of TestGolden with what lockvet prints now")
@@ -31,8 +34,8 @@ type goldenCase struct {
 func goldenCases() []goldenCase {
 	example := func(*testing.T) string { return exampleDir }
 	broken := func(*testing.T) string { return brokenDir }
-	xpkg := func(*testing.T) string { return filepath.Join(mustWd(), xpkgDir) }
-	edited := exampleCopy // a copy, for -fix to edit
+	xpkg := func(*testing.T) string { return clitest.XpkgDir() }
+	edited := func(t *testing.T) string { return clitest.ExampleCopy(t) } // a copy, for -fix to edit
 	var cases []goldenCase
 	add := func(name string, dir func(*testing.T) string, args ...string) {
 		cases = append(cases, goldenCase{name: name, dir: dir, args: args})
@@ -100,8 +103,8 @@ func TestGolden(t *testing.T) {
 				args[i] = strings.ReplaceAll(a, "$TMP", tmp)
 			}
 			r := lockvet(t, dir, args...)
-			ar := &txtar.Archive{Comment: fmt.Appendf(nil, "lockvet %s\nexit %d\n", strings.Join(tc.args, " "), r.code)}
-			ar.Files = append(ar.Files, txtar.File{Name: "stdout", Data: []byte(r.stdout)}, txtar.File{Name: "stderr", Data: []byte(r.stderr)})
+			ar := &txtar.Archive{Comment: fmt.Appendf(nil, "lockvet %s\nexit %d\n", strings.Join(tc.args, " "), r.Code)}
+			ar.Files = append(ar.Files, txtar.File{Name: "stdout", Data: []byte(r.Stdout)}, txtar.File{Name: "stderr", Data: []byte(r.Stderr)})
 			if tc.file != "" {
 				data, err := os.ReadFile(filepath.Join(tmp, tc.file))
 				if err != nil {
@@ -123,7 +126,7 @@ func TestGolden(t *testing.T) {
 			}
 			if got != string(want) {
 				t.Errorf("lockvet %s in %s differs from %s (go test ./cmd/lockvet -run 'TestGolden/%s$' -update rewrites it):\n%s",
-					strings.Join(tc.args, " "), dir, file, tc.name, lineDiff(string(want), got))
+					strings.Join(tc.args, " "), dir, file, tc.name, applyfix.UnifiedDiff(file, want, []byte(got)))
 			}
 		})
 	}
@@ -146,28 +149,6 @@ func normalizePaths(s string, dirs map[string]string) string {
 		s = strings.ReplaceAll(s, longest, name)
 	}
 	return s
-}
-
-// lineDiff lists the lines of got that differ from want, with their line
-// numbers: enough to see what changed in a long output.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	shown := 0
-	for i := 0; i < max(len(w), len(g)) && shown < 20; i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			fmt.Fprintf(&b, "line %d:\n\twant %q\n\tgot  %q\n", i+1, wl, gl)
-			shown++
-		}
-	}
-	return b.String()
 }
 
 func mustWd() string {

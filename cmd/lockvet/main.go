@@ -23,10 +23,14 @@
 //	-redis-version V    oldest Redis server the code runs against (e.g. 8.4);
 //	                    selects which fixes are offered
 //	-include-generated  also report findings in generated files
+//	-acquire-funcs, -expire-funcs, -release-funcs, -safe-release-funcs DECLS
+//	                    declare in-house lock helpers (docs/wrappers.md)
 //	-test=false         do not analyze test files
 //	-format F           output: text (default), json (go vet -json's
 //	                    shape), sarif (SARIF 2.1.0 for code scanning),
-//	                    github (GitHub Actions annotations); see docs/ci.md
+//	                    github (GitHub Actions annotations), codeclimate
+//	                    (GitLab Code Quality), checkstyle (Checkstyle XML,
+//	                    for Jenkins and reviewdog); see docs/ci.md
 //	-json               same as -format json
 //	-baseline FILE      report only findings not recorded in FILE
 //	-write-baseline FILE
@@ -48,9 +52,9 @@
 // Exit status: 0 when there are no findings, 1 when there are, 2 on errors
 // (a package that does not load or type-check, a pattern matching
 // nothing, a bad flag). With -json the status is 0 or 2, as with go vet;
-// sarif and github exit like text. Findings suppressed in source
-// (//lockvet:ignore ID -- reason), or left out by -baseline or
-// -new-from-rev, do not count.
+// sarif, github, codeclimate and checkstyle exit like text. Findings
+// suppressed in source (//lockvet:ignore ID -- reason), or left out by
+// -baseline or -new-from-rev, do not count.
 // Packages that fail are named on stderr; the others are still analyzed.
 //
 // Three subcommands serve operators:
@@ -66,24 +70,60 @@
 //	    show a lock, or delete it only while it holds VALUE, and record
 //	    who did it and why in a Redis stream (docs/live.md)
 //
+// live and release run the lockvet-live binary (cmd/lockvet-live), next
+// to lockvet or on PATH: go install github.com/lockvet/lockvet/cmd/...@latest
+// installs both.
+//
 // The same binary is a vet tool:
 //
 //	go vet -vettool=$(which lockvet) ./...
 //
-// go vet forwards -checks, -disable, -redis-version and
-// -include-generated, and its -json works as usual; each check can also be
-// turned off by name (-setnxexpire=false). go fix -fixtool=$(which lockvet)
-// applies the fixes through the go command.
+// go vet forwards -checks, -disable, -redis-version, -include-generated
+// and the wrapper declarations, and its -json works as usual; each check
+// can also be turned off by name (-setnxexpire=false). go fix
+// -fixtool=$(which lockvet) applies the fixes through the go command.
+//
+// This package only reads the command line; the work is done by
+// internal/driver (loading and analysis), internal/vettool (go vet's
+// protocol), internal/output (the formats), internal/gates (baseline and
+// -new-from-rev), internal/applyfix (-fix and -diff) and
+// internal/operator (the subcommands).
 package main
 
-import "os"
+import (
+	"io"
+	"os"
+
+	"github.com/lockvet/lockvet/internal/operator"
+	"github.com/lockvet/lockvet/internal/vettool"
+)
+
+// subcommands are the commands the first argument selects, in the order
+// lockvet -h lists them.
+var subcommands = []struct {
+	name, usage, what string
+	run               func(args []string, stdout, stderr io.Writer) int
+}{
+	{"inventory", "lockvet inventory [-format text|json|markdown] [packages]",
+		"list every lock site: key pattern, client, TTL, release, renewal, findings",
+		operator.Inventory},
+	{"live", "lockvet live -redis ADDR [-pattern GLOB]... [packages]",
+		"scan a running Redis, read-only, for lock keys with no TTL; -format prometheus\n\t    or -listen ADDR for Prometheus metrics",
+		func(args []string, _, stderr io.Writer) int { return operator.Live("live", args, stderr) }},
+	{"release", "lockvet release -redis ADDR -key KEY [-token VALUE] -reason TEXT",
+		"show a lock, or delete it only while it holds VALUE, and record who and why",
+		func(args []string, _, stderr io.Writer) int { return operator.Live("release", args, stderr) }},
+}
 
 func main() {
-	if isVetInvocation(os.Args[1:]) {
-		vetMain(os.Args[1:])
+	args := os.Args[1:]
+	if vettool.IsInvocation(args) {
+		vettool.Main(args) // does not return
 	}
-	if len(os.Args) > 1 && subcommands[os.Args[1]] != nil {
-		os.Exit(subcommands[os.Args[1]](os.Args[2:], os.Stdout, os.Stderr))
+	for _, c := range subcommands {
+		if len(args) > 0 && args[0] == c.name {
+			os.Exit(c.run(args[1:], os.Stdout, os.Stderr))
+		}
 	}
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(args, os.Stdout, os.Stderr))
 }

@@ -1,24 +1,22 @@
 package main
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"go/token"
-	"go/types"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/gcexportdata"
+	"github.com/lockvet/lockvet/internal/clitest"
 )
 
 // TestVetTypesOnly: go vet runs lockvet on every dependency, and
 // lockvet computes no types for one outside the main module: it writes
 // a vetx file with neither types nor facts without reading the
-// package's files (vetdeps.go), and an importer's types come from the
-// compiler's export data, which go vet names in the configuration.
+// package's files (internal/vettool), and an importer's types come from
+// the compiler's export data, which go vet names in the configuration.
+// (What decides, internal/vettool's TestMentions.)
 //
 // The configuration files are written here as go vet writes them, for
 // a module with packages p (it imports time) and q (it imports p), p's
@@ -64,17 +62,17 @@ func Take(key string, ttl time.Duration) bool { return key != "" && ttl > 0 }
 const TTL = 3 * time.Second
 `)
 	list := command(t, dir, "go", "list", "-export", "-deps", "-f", "{{.ImportPath}}={{.Export}}", "./p")
-	if list.code != 0 {
-		t.Fatalf("go list -export: exit %d\n%s", list.code, list.stderr)
+	if list.Code != 0 {
+		t.Fatalf("go list -export: exit %d\n%s", list.Code, list.Stderr)
 	}
 	export := map[string]string{}
-	for line := range strings.Lines(list.stdout) {
+	for line := range strings.Lines(list.Stdout) {
 		path, file, _ := strings.Cut(strings.TrimSpace(line), "=")
 		export[path] = file
 	}
 	const pPath = "example.com/m/p"
 	if export[pPath] == "" || export["time"] == "" {
-		t.Fatalf("go list -export: no export data for p or time\n%s", list.stdout)
+		t.Fatalf("go list -export: no export data for p or time\n%s", list.Stdout)
 	}
 
 	// p as a dependency outside the main module: the vetx file holds
@@ -89,8 +87,8 @@ const TTL = 3 * time.Second
 		"Standard": map[string]bool{"time": true}, "PackageVetx": map[string]string{"time": filepath.Join(dir, "gone.vetx")},
 		"VetxOnly": true, "VetxOutput": pVetx, "Stdout": filepath.Join(dir, "p.stdout"),
 	}))
-	if r.code != 0 {
-		t.Fatalf("lockvet on p as a dependency: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("lockvet on p as a dependency: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	if data, err := os.ReadFile(pVetx); err != nil || string(data) != "vetx\x00\x00\x00\x00\x00\x00\x00\x00" {
 		t.Fatalf("p's vetx file: %q, %v; want the header with no types and no facts", data, err)
@@ -106,7 +104,7 @@ var K string = L.Key
 
 func Run() bool { defer L.Free(); return p.Take(K, p.TTL) }
 `)
-	q := func(name string, vetx string, flags ...string) (runResult, string) {
+	q := func(name string, vetx string, flags ...string) (clitest.RunResult, string) {
 		t.Helper()
 		out := filepath.Join(dir, name+".stdout")
 		r := command(t, dir, lockvetBin, append(append([]string{"-json"}, flags...), cfg(name+".cfg", map[string]any{
@@ -120,114 +118,27 @@ func Run() bool { defer L.Free(); return p.Take(K, p.TTL) }
 		data, _ := os.ReadFile(out)
 		return r, string(data)
 	}
+	// typesIn is the length of the types in a vetx file: the first of
+	// the two little-endian uint32s after the magic "vetx".
 	typesIn := func(name string) uint32 {
 		t.Helper()
-		n, _, _ := vetxHeader(filepath.Join(dir, name+".vetx"))
-		return n
+		data, err := os.ReadFile(filepath.Join(dir, name+".vetx"))
+		if err != nil || len(data) < 12 || string(data[:4]) != "vetx" {
+			t.Fatalf("%s.vetx: %v, %q", name, err, data)
+		}
+		return binary.LittleEndian.Uint32(data[4:8])
 	}
 
 	// q reported on, nothing in its imports' types makes a lock
 	// operation possible: unitchecker's empty report, no types.
-	if r, out := q("q1", pVetx); r.code != 0 || out != "{}\n" || typesIn("q1") != 0 {
-		t.Errorf("q importing p only: exit %d, stdout %q, %d bytes of types; want 0, \"{}\\n\", 0\n%s", r.code, out, typesIn("q1"), r.stderr)
+	if r, out := q("q1", pVetx); r.Code != 0 || out != "{}\n" || typesIn("q1") != 0 {
+		t.Errorf("q importing p only: exit %d, stdout %q, %d bytes of types; want 0, \"{}\\n\", 0\n%s", r.Code, out, typesIn("q1"), r.Stderr)
 	}
 	// The same with p declaring a lock wrapper: unitchecker type-checks
 	// q against p's types, read from p's export data (and time's types
 	// through it), and writes q's.
 	r, out := q("q2", pVetx, "-release-funcs="+pPath+".Take:key=0")
-	if r.code != 0 || !strings.HasPrefix(out, "{") || typesIn("q2") == 0 {
-		t.Errorf("q importing a wrapper's package: exit %d, stdout %q, %d bytes of types; want 0, JSON, types\n%s", r.code, out, typesIn("q2"), r.stderr)
-	}
-
-	// What decides: the packages the imports' types mention, time
-	// included, and the imports' facts.
-	vc := &vetConfig{
-		ImportMap: map[string]string{pPath: pPath}, PackageFile: map[string]string{pPath: export[pPath]},
-		PackageVetx: map[string]string{pPath: pVetx},
-	}
-	imps, err := readVetImports(vc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mentions := func(path string) bool {
-		t.Helper()
-		yes, err := imps.mentions(vc, func(p string) bool { return p == path })
-		if err != nil {
-			t.Fatal(err)
-		}
-		return yes
-	}
-	if imps.facts || mentions("context") || !mentions("time") || !mentions(pPath) {
-		t.Errorf("p's export data: facts %v, mentions context %v, time %v, p %v; want false, false, true, true",
-			imps.facts, mentions("context"), mentions("time"), mentions(pPath))
-	}
-	data, err := os.ReadFile(pVetx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data = append(data, 0) // one byte of facts
-	binary.LittleEndian.PutUint32(data[8:12], 1)
-	vc.PackageVetx[pPath] = write("pfacts.vetx", string(data))
-	if imps, err := readVetImports(vc); err != nil || !imps.facts {
-		t.Errorf("an import's vetx file with facts: facts %v, %v; want true", imps != nil && imps.facts, err)
-	}
-}
-
-// TestExportStrings: the table of strings of the compiler's export data
-// names every package the types mention (what mentions relies on to
-// read no types), on the standard library's and go-redis's packages as
-// this Go compiles them; data in another format, or cut short, is not
-// read as a table.
-func TestExportStrings(t *testing.T) {
-	t.Parallel()
-	list := command(t, ".", "go", "list", "-export", "-deps", "-f", "{{.ImportPath}}={{.Export}}",
-		"github.com/redis/go-redis/v9", "net/http", "go/types")
-	if list.code != 0 {
-		t.Fatalf("go list -export: exit %d\n%s", list.code, list.stderr)
-	}
-	read := 0
-	for line := range strings.Lines(list.stdout) {
-		path, file, _ := strings.Cut(strings.TrimSpace(line), "=")
-		if file == "" || path == "unsafe" {
-			continue
-		}
-		data, err := exportData(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pkgs := map[string]*types.Package{}
-		if _, err := gcexportdata.Read(bytes.NewReader(data), token.NewFileSet(), pkgs, path); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		for mentioned := range pkgs {
-			if mentioned == path {
-				continue
-			}
-			if found, ok := exportStrings(data, func(s string) bool { return s == mentioned }); !found || !ok {
-				t.Errorf("%s: the export data's strings: %q found %v, format read %v; want true, true", path, mentioned, found, ok)
-			}
-		}
-		if found, ok := exportStrings(data, func(s string) bool { return s == "example.com/no/such/package" }); found || !ok {
-			t.Errorf("%s: a path the types do not mention: found %v, format read %v; want false, true", path, found, ok)
-		}
-		for _, n := range []int{0, 1, 5, 30, len(data) / 2, len(data) - 1} {
-			if _, ok := exportStrings(data[:n], func(string) bool { return false }); ok {
-				t.Errorf("%s: export data cut to %d of %d bytes read as a table", path, n, len(data))
-			}
-		}
-		if path == "net/http" {
-			var buf bytes.Buffer
-			pkg := pkgs[path]
-			if err := gcexportdata.Write(&buf, token.NewFileSet(), pkg); err != nil {
-				t.Fatal(err)
-			}
-			if _, ok := exportStrings(buf.Bytes(), func(string) bool { return true }); ok {
-				t.Errorf("indexed export data (%q...) read as the unified format's table", buf.Bytes()[:1])
-			}
-		}
-		read++
-	}
-	if read < 50 {
-		t.Errorf("go list -export gave export data for %d packages; want the dependencies of go-redis, net/http and go/types\n%s", read, list.stdout)
+	if r.Code != 0 || !strings.HasPrefix(out, "{") || typesIn("q2") == 0 {
+		t.Errorf("q importing a wrapper's package: exit %d, stdout %q, %d bytes of types; want 0, JSON, types\n%s", r.Code, out, typesIn("q2"), r.Stderr)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lockvet/lockvet/internal/clitest"
 )
 
 // xpkgDir is a service whose lock helpers live in one package (cache)
@@ -24,7 +26,7 @@ const xpkgDir = "testdata/xpkg"
 func TestVetAcrossPackages(t *testing.T) {
 	t.Parallel()
 	needSlow(t, govetHost)
-	dir := copyTree(t, xpkgDir)
+	dir := clitest.CopyTree(t, xpkgDir)
 
 	v := command(t, dir, "go", "vet", "-vettool="+lockvetBin, "./...")
 	vet := vetLines(t, dir, v)

@@ -2,8 +2,9 @@
 // -fix` does: the first fix of each finding, whole or not at all, skipping
 // a fix that overlaps one taken before it (the next round picks it up),
 // applying identical edits once, then removing the imports the edits left
-// unused and formatting the file. The CLI and the proof tests both use it,
-// so the proof checks the applier users run.
+// unused and formatting the file. The CLI (Findings: -fix writes the
+// files, -diff prints them as a unified diff, diff.go) and the proof tests
+// both use it, so the proof checks the applier users run.
 package applyfix
 
 import (
