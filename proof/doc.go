@@ -42,5 +42,8 @@
 //
 // go test ./proof -update rewrites internal/fixed and, after a complete
 // run (every case on every backend), docs/proof.md; a plain complete run
-// fails when docs/proof.md no longer matches what it found.
+// fails when docs/proof.md no longer matches what it found. With
+// LOCKVET_REQUIRE_REDIS=1 a run that is not complete fails too, naming
+// the cases and backends that did not record, so a case that stops
+// recording cannot turn the check off in CI.
 package proof

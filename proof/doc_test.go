@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"testing"
 
 	"github.com/lockvet/lockvet/analyzer"
 )
@@ -64,38 +65,62 @@ func caseByID(id string) *proofCase {
 	return nil
 }
 
-// complete reports whether every case ran on every one of its backends.
-func complete() bool {
-	results.Lock()
-	defer results.Unlock()
+// unrecorded lists what a run did not record that docs/proof.md is
+// written from: each case with the backends it has no outcome on, and
+// TestProofShapes when lockvet's findings and fixes were not computed.
+func unrecorded(rec map[string]map[string]outcome, res map[string]*shapePkg) []string {
+	var out []string
 	for _, c := range cases {
+		var bs []string
 		for _, b := range c.Backends {
-			if _, ok := results.m[c.ID][b]; !ok {
-				return false
+			if _, ok := rec[c.ID][b]; !ok {
+				bs = append(bs, b)
 			}
 		}
+		if len(bs) > 0 {
+			out = append(out, fmt.Sprintf("case %s (%s) on %s", c.ID, c.Test, strings.Join(bs, ", ")))
+		}
 	}
-	return true
+	if res == nil {
+		out = append(out, "TestProofShapes (lockvet's findings and fixes)")
+	}
+	return out
+}
+
+// recorded is a copy of the outcomes this run recorded.
+func recorded() map[string]map[string]outcome {
+	results.Lock()
+	defer results.Unlock()
+	rec := map[string]map[string]outcome{}
+	for id, per := range results.m {
+		rec[id] = maps.Clone(per)
+	}
+	return rec
 }
 
 const versionsPrefix = "Last written from a run against "
 
 // checkDoc writes docs/proof.md under -update, and otherwise checks that
-// it is up to date, when this run covered every case on every backend
-// (the full suite with redis-server and memcached installed).
-func checkDoc() error {
-	if !complete() {
-		if *update {
+// it is up to date, from the outcomes rec and the shapes res of a run
+// that covered every case on every backend (the full suite with
+// redis-server and memcached installed). A run that did not is an error
+// under -update (nothing is written) and when required
+// (LOCKVET_REQUIRE_REDIS=1, as in CI, where both servers are installed,
+// so a case that did not record is a test that stopped recording or a
+// backend that never ran), naming what did not record; otherwise, a
+// local run without the servers, the document is not checked.
+func checkDoc(rec map[string]map[string]outcome, res map[string]*shapePkg, update, required bool) error {
+	if missing := unrecorded(rec, res); len(missing) > 0 {
+		switch {
+		case update:
 			return fmt.Errorf("-update needs every case on every backend (install redis-server and memcached, and run the whole package); docs/proof.md not written")
+		case required:
+			return fmt.Errorf("docs/proof.md could not be checked: this run did not record %s; with LOCKVET_REQUIRE_REDIS=1 (CI, where both servers are installed) every case must record on every backend, so run the whole package, with no -run or -skip", strings.Join(missing, "; "))
 		}
 		return nil
 	}
-	res := shapesRes
-	if res == nil {
-		return nil
-	}
-	doc := renderDoc(res)
-	if *update {
+	doc := renderDoc(rec, res)
+	if update {
 		return os.WriteFile(docFile, doc, 0o644)
 	}
 	old, err := os.ReadFile(docFile)
@@ -118,7 +143,7 @@ func withoutVersions(doc []byte) []byte {
 	return []byte(strings.Join(out, "\n"))
 }
 
-func renderDoc(res map[string]*shapePkg) []byte {
+func renderDoc(rec map[string]map[string]outcome, res map[string]*shapePkg) []byte {
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("# Proof: lockvet's findings and fixes against real servers\n\n")
@@ -132,9 +157,8 @@ func renderDoc(res map[string]*shapePkg) []byte {
 	p("## Scenarios\n\n")
 	p("| # | scenario | check | buggy shape | what the buggy code did | what lockvet's fixed code did | backends |\n")
 	p("|---|---|---|---|---|---|---|\n")
-	results.Lock()
 	for _, c := range cases {
-		per := results.m[c.ID]
+		per := rec[c.ID]
 		check := "—"
 		if c.Check != "" {
 			check = fmt.Sprintf("[%s](checks.md#%s)", c.Check, strings.ToLower(c.Check))
@@ -153,7 +177,6 @@ func renderDoc(res map[string]*shapePkg) []byte {
 		}
 		p("| %s | %s | %s | %s | %s | %s | %s |\n", c.ID, c.Title, check, shape, buggy, fixed, strings.Join(bs, "<br>"))
 	}
-	results.Unlock()
 
 	p("\n## What lockvet reports and rewrites\n\n")
 	p("For each shape package: the findings on the buggy code (`TestProofShapes` asserts exactly these) and the change its fixes make.\n")
@@ -295,4 +318,59 @@ func moduleVersion(path string) string {
 		}
 	}
 	return "(unknown version)"
+}
+
+// TestCheckDocIncomplete feeds checkDoc runs that did not record
+// everything: under LOCKVET_REQUIRE_REDIS=1 each must fail, naming what
+// did not record, so that a case that stops recording cannot switch the
+// document's check off in CI; a local run without the switch leaves the
+// document unchecked, and -update keeps its own message.
+func TestCheckDocIncomplete(t *testing.T) {
+	full := func() map[string]map[string]outcome {
+		rec := map[string]map[string]outcome{}
+		for _, c := range cases {
+			rec[c.ID] = map[string]outcome{}
+			for _, b := range c.Backends {
+				rec[c.ID][b] = outcome{"buggy", "fixed"}
+			}
+		}
+		return rec
+	}
+	shapesRan := map[string]*shapePkg{}
+	noMini := full()
+	delete(noMini["3a"], miniRedis)
+	noCase := full()
+	delete(noCase, "7e")
+	for _, tc := range []struct {
+		name string
+		rec  map[string]map[string]outcome
+		res  map[string]*shapePkg
+		want []string // in the error under the switch
+	}{
+		{"one backend of a case", noMini, shapesRan, []string{"case 3a (TestProofUnsafeUnlock) on miniredis"}},
+		{"a case on no backend", noCase, shapesRan, []string{"case 7e (TestProofClients) on memcached"}},
+		{"no shapes", full(), nil, []string{"TestProofShapes"}},
+		{"nothing", map[string]map[string]outcome{}, nil, []string{"case 1 (TestProofSetNXExpire) on redis-server, miniredis", "case 8b", "TestProofShapes"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkDoc(tc.rec, tc.res, false, true)
+			if err == nil {
+				t.Fatal("LOCKVET_REQUIRE_REDIS=1: an incomplete run passed, leaving docs/proof.md unchecked")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("LOCKVET_REQUIRE_REDIS=1: the error does not name %q:\n%v", w, err)
+				}
+			}
+			if err := checkDoc(tc.rec, tc.res, false, false); err != nil {
+				t.Errorf("without LOCKVET_REQUIRE_REDIS: %v, want the document left unchecked", err)
+			}
+			for _, required := range []bool{false, true} {
+				err := checkDoc(tc.rec, tc.res, true, required)
+				if err == nil || !strings.HasPrefix(err.Error(), "-update needs every case on every backend") {
+					t.Errorf("-update (LOCKVET_REQUIRE_REDIS=1: %v): %v, want -update's message", required, err)
+				}
+			}
+		})
+	}
 }

@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 		code = 1
 	}
 	if code == 0 {
-		if err := checkDoc(); err != nil {
+		if err := checkDoc(recorded(), shapesRes, *update, redistest.Required()); err != nil {
 			fmt.Fprintln(os.Stderr, "proof:", err)
 			code = 1
 		}

@@ -39,7 +39,4 @@
 //
 // Severity error, since v0.1.0, CWE-667, CWE-252; the rule's page:
 // https://github.com/lockvet/lockvet/blob/main/docs/checks.md#lv105
-//
-// How the check decides where the rule leaves room is described at the top
-// of acquireresult.go.
 package acquireresult

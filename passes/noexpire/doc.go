@@ -46,7 +46,4 @@
 //
 // Severity error, since v0.1.0, CWE-667, CWE-833; the rule's page:
 // https://github.com/lockvet/lockvet/blob/main/docs/checks.md#lv103
-//
-// How the check decides where the rule leaves room is described at the top
-// of noexpire.go.
 package noexpire

@@ -50,7 +50,4 @@
 //
 // Severity warning, since v0.1.0, CWE-667, CWE-362; the rule's page:
 // https://github.com/lockvet/lockvet/blob/main/docs/checks.md#lv106
-//
-// How the check decides where the rule leaves room is described at the top
-// of outlive.go.
 package outlive

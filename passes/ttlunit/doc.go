@@ -47,7 +47,4 @@
 //
 // Severity error, since v0.1.0, CWE-682; the rule's page:
 // https://github.com/lockvet/lockvet/blob/main/docs/checks.md#lv104
-//
-// How the check decides where the rule leaves room is described at the top
-// of ttlunit.go.
 package ttlunit

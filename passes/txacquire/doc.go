@@ -49,7 +49,4 @@
 //
 // Severity error, since v0.1.0, CWE-667; the rule's page:
 // https://github.com/lockvet/lockvet/blob/main/docs/checks.md#lv102
-//
-// How the check decides where the rule leaves room is described at the top
-// of txacquire.go.
 package txacquire
