@@ -173,6 +173,7 @@ func checksDoc(rules []*analyzer.Rule) []byte {
 	for _, r := range rules {
 		fmt.Fprintf(&b, "- [%s `%s`](#%s): %s\n", r.ID, r.Name, strings.ToLower(r.ID), r.Title)
 	}
+	b.WriteString(evidenceDoc)
 	for _, r := range rules {
 		fmt.Fprintf(&b, "\n<a id=\"%s\"></a>\n## %s `%s`: %s\n\n", strings.ToLower(r.ID), r.ID, r.Name, r.Title)
 		fmt.Fprintf(&b, "Severity: %s · since %s", r.Severity, r.Since)
@@ -193,6 +194,35 @@ func checksDoc(rules []*analyzer.Rule) []byte {
 	}
 	return b.Bytes()
 }
+
+// evidenceDoc says how the checks weigh the evidence that a key is a
+// lock (passes/internal/lockid): one section of docs/checks.md, before the
+// checks.
+const evidenceDoc = `
+<a id="evidence"></a>
+## When a key is a lock
+
+The checks speak of a lock only where the package gives evidence of one,
+and only while nothing in the key's life says it is something else. A
+name is never enough on its own.
+
+| evidence | makes the key | where |
+|---|---|---|
+| SET NX / SETNX of the key earlier in the same function, then a DEL, EXPIRE or owner check of it | a lock | same function |
+| a key of the same shape (same prefix, field, constant or format) acquired in another function of the package | a lock, when the keys are not bare string literals, not built by a generic key helper, or named like a lock | package |
+| a Lock/Unlock (Acquire/Release, …) pair building the key the same way from a parameter | a lock | package |
+| a helper called with a key that the caller acquired | a lock | call site |
+| INCR, DECR, INCRBY, HINCRBY or a counting Lua script on the same key in the same function, or an NX write of 0 counted anywhere | a counter: LV102, LV103, LV105, LV106 and LV201–LV204 stay silent; LV101 speaks of a key, not a lock; LV104 (units) holds for any key | package |
+| a counting op on a key of the same shape | no shape evidence: a DEL or EXPIRE that only the shape ties to a lock stays silent | package |
+| every delete of the key runs only after the work failed (` + "`err != nil`" + ` of the work, not of a Redis call), so that a retry can claim it; on success the key stays until its TTL | a marker (dedupe, idempotency): silent as above | same function |
+| one delete on the success path, or a deferred unconditional one | a lock again | same function |
+| a lock-like name (` + "`lock`" + `, ` + "`mutex`" + `, ` + "`Acquire`" + `) | breaks a tie between shape matches; never outweighs a counter or a marker | package |
+
+LV105's "returns true (acquired)" counts only where the function's bool
+is the acquire's answer: a path that branches on something else before
+it returns true (a cache read that found the value, in a cache-fill
+lock) answers another question.
+`
 
 // paragraph joins hard-wrapped lines, keeping blank-line paragraph breaks.
 func paragraph(s string) string {

@@ -42,12 +42,15 @@ type Script struct {
 	// milliseconds (PEXPIRE/PEXPIREAT).
 	TTLArg    int
 	TTLMillis bool
+	// Counts: the script moves a number stored at KEYS[1] (INCR, INCRBY,
+	// DECR, HINCRBY, …): the key is a counter.
+	Counts bool
 }
 
 // patterns are the expressions Classify matches, compiled at its first
 // call rather than when the program starts: go vet starts lockvet once
 // per package, most of which have no script.
-var patterns = sync.OnceValue(func() (p struct{ getCmpArgv, argvCmpGet, localGet, del, expire *regexp.Regexp }) {
+var patterns = sync.OnceValue(func() (p struct{ getCmpArgv, argvCmpGet, localGet, del, expire, count *regexp.Regexp }) {
 	call := `redis\.p?call\(\s*['"]%s['"]\s*,`
 	// GET KEYS[1] compared with ARGV[n], in either order, directly.
 	p.getCmpArgv = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "get") + `\s*keys\[1\]\s*\)\s*[=~]=\s*argv\[(\d+)\]`)
@@ -56,6 +59,7 @@ var patterns = sync.OnceValue(func() (p struct{ getCmpArgv, argvCmpGet, localGet
 	p.localGet = regexp.MustCompile(`(?i)local\s+(\w+)\s*=\s*` + strings.ReplaceAll(call, "%s", "get") + `\s*keys\[1\]\s*\)`)
 	p.del = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "(?:del|unlink)"))
 	p.expire = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "(p?)expire(?:at)?") + `\s*keys\[\d+\]\s*,\s*(?:argv\[(\d+)\]|tonumber\(\s*argv\[(\d+)\]\s*\))?`)
+	p.count = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "h?(?:incr|decr)(?:by)?(?:float)?") + `\s*keys\[1\]\s*[,)]`)
 	return p
 })
 
@@ -78,6 +82,7 @@ func Classify(src string) Script {
 			s.TokenArg, _ = strconv.Atoi(n)
 		}
 	}
+	s.Counts = p.count.MatchString(src)
 	checked := s.TokenArg > 0
 	switch {
 	case p.del.MatchString(src):

@@ -22,7 +22,10 @@ func TestClassify(t *testing.T) {
 		{`if redis.call("get",KEYS[1]) == ARGV[1] then return redis.call("pexpire",KEYS[1],tonumber(ARGV[3])) end`, Script{Kind: CompareAndExpire, TokenArg: 1, TTLArg: 3, TTLMillis: true}},
 		{`return redis.call("del", KEYS[1])`, Script{Kind: UncheckedDelete}},
 		{`return redis.call("pexpire", KEYS[1], ARGV[1])`, Script{Kind: UncheckedExpire, TTLArg: 1, TTLMillis: true}},
-		{`return redis.call("incr", KEYS[1])`, Script{}},
+		{`return redis.call("incr", KEYS[1])`, Script{Counts: true}},
+		{`local n = redis.call('INCRBY', KEYS[1], ARGV[1]) redis.call('expire', KEYS[1], 60) return n`, Script{Kind: UncheckedExpire, Counts: true}},
+		{`return redis.call("hincrby", KEYS[1], "n", 1)`, Script{Counts: true}},
+		{`return redis.call("incr", KEYS[2])`, Script{}},
 		{`local v = redis.call("get", KEYS[1]) return v`, Script{}},
 	} {
 		if got := Classify(tc.src); got != tc.want {

@@ -166,10 +166,14 @@ func busyInValue(b redisops.Busy) bool {
 // lock finds the evidence that a takes a lock: a release of its key (a DEL
 // of a same-shape key in another function only when named like a lock),
 // lock-like names, or an acquire that takes a lock by definition
-// (out.IsLock). rel is the release, if any.
+// (out.IsLock); a key whose life says counter or marker (lockid.Role) is
+// none, whatever its name. rel is the release, if any.
 func (c *checker) lock(a *redisops.Op, out redisops.Outcome) (*lockid.Release, bool) {
 	if c.locks == nil {
 		c.locks = lockid.New(c.pass, c.res)
+	}
+	if !out.IsLock && c.locks.Role(a) != lockid.RoleLock {
+		return nil, false // a counter or a retry marker, whatever its name
 	}
 	info := c.pass.TypesInfo
 	named := lockid.Named(info, a)
@@ -346,8 +350,8 @@ func (c *checker) flow(a *redisops.Op, out redisops.Outcome) {
 			if s.kind != kind || s.s&bit == 0 {
 				continue
 			}
-			if kind == retTrue && (!f.retAcq || bit == failed && c.failOpenNoted(a, s.node)) {
-				continue
+			if kind == retTrue && (!f.retAcq || s.plain&bit == 0 || bit == failed && c.failOpenNoted(a, s.node)) {
+				continue // true there may answer another question (found in a cache)
 			}
 			if kind == retNil && (!f.nilAcq || !f.busyErr || f.busyNil || c.failOpenNoted(a, s.node)) {
 				continue

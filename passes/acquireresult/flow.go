@@ -31,12 +31,16 @@ const (
 // A flow state is a set of (outcome, liveness) pairs: liveness says
 // whether the variables that carry the value and the error still hold the
 // acquire's reply on that path (an assignment later in the function makes
-// them dead, and tests of them then say nothing about the acquire).
-type state uint16
+// them dead, and tests of them then say nothing about the acquire), and
+// whether the path went through a branch on something other than the
+// reply (other): a bool returned there may be that something's answer
+// (a cache read's "found"), not the acquire's.
+type state uint32
 
 const (
 	errDead = 1 << iota
 	valDead
+	other
 )
 
 func bit(o outcomes, dead int) state {
@@ -45,24 +49,35 @@ func bit(o outcomes, dead int) state {
 		o >>= 1
 		i++
 	}
-	return 1 << (i*4 + dead)
+	return 1 << (i*8 + dead)
 }
 
 func (s state) outcomes() outcomes {
 	var o outcomes
 	for i := range 3 {
-		if s>>(i*4)&0xf != 0 {
+		if s>>(i*8)&0xff != 0 {
 			o |= 1 << i
 		}
 	}
 	return o
 }
 
+// plain is the outcomes of s on paths that branched on the reply only.
+func (s state) plain() outcomes {
+	var o outcomes
+	s.each(func(oc outcomes, dead int) {
+		if dead&other == 0 {
+			o |= oc
+		}
+	})
+	return o
+}
+
 // each calls fn for every pair in s.
 func (s state) each(fn func(o outcomes, dead int)) {
 	for i := range 3 {
-		for d := range 4 {
-			if s&(1<<(i*4+d)) != 0 {
+		for d := range 8 {
+			if s&(1<<(i*8+d)) != 0 {
 				fn(1<<i, d)
 			}
 		}
@@ -118,6 +133,9 @@ type sink struct {
 	node ast.Node
 	rel  *lockid.Release
 	s    outcomes
+	// plain: the outcomes that reach the sink on paths that branched on
+	// the reply only.
+	plain outcomes
 }
 
 type flow struct {
@@ -382,6 +400,7 @@ func (f *flow) visit(n ast.Node, s state) {
 			f.sinks[node] = sk
 		}
 		sk.s |= s.outcomes()
+		sk.plain |= s.plain()
 	}
 	switch n := n.(type) {
 	case *ast.ReturnStmt:
@@ -456,11 +475,40 @@ func (f *flow) refine(cond ast.Expr, s state, t bool) state {
 			return f.refine(x.Y, f.refine(x.X, s, false), false)
 		}
 	}
+	reads := f.reads(cond)
 	var r state
 	s.each(func(o outcomes, dead int) {
 		if v := f.atom(cond, o, dead); v == unknown || v == truth(t) {
+			if reads&^dead == 0 {
+				dead |= other // a branch on something else
+			}
 			r |= bit(o, dead)
 		}
+	})
+	return r
+}
+
+// reads says what of the reply cond mentions: valDead for its value
+// variable, errDead for its error variable (the bits that kill them), or
+// both for the accessor calls or the acquire itself, read in place.
+func (f *flow) reads(cond ast.Expr) int {
+	r := 0
+	ast.Inspect(cond, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			switch obj := f.info.ObjectOf(n); {
+			case obj == nil:
+			case obj == f.val:
+				r |= valDead
+			case obj == f.err:
+				r |= errDead
+			}
+		case ast.Expr:
+			if n == f.out.Value || n == f.out.Err || n == ast.Expr(f.a.Call) {
+				r |= valDead | errDead
+			}
+		}
+		return true
 	})
 	return r
 }

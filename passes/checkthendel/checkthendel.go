@@ -119,6 +119,9 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 		if locks == nil {
 			locks = lockid.New(pass, res)
 		}
+		if notLock(locks, d) {
+			continue
+		}
 		if d.Via != nil {
 			reportVia(pass, locks, r, d)
 			continue
@@ -229,6 +232,17 @@ func reportVia(pass *analysis.Pass, locks *lockid.Locks, r *report.Reporter, d *
 		Message: msg,
 		Related: []analysis.RelatedInformation{{Pos: a.Call.Pos(), End: a.Call.End(), Message: "lock acquired here"}},
 	})
+}
+
+// notLock reports whether a key d deletes is acquired as a counter or a
+// retry marker (lockid.Role): no holder's lock to compare against.
+func notLock(locks *lockid.Locks, d *redisops.Op) bool {
+	for _, k := range d.Keys {
+		if lk := locks.Of(d, k); lk != nil && locks.Role(lk.Acquire) != lockid.RoleLock {
+			return true
+		}
+	}
+	return false
 }
 
 func hasLockKey(locks *lockid.Locks, d *redisops.Op) bool {

@@ -103,8 +103,7 @@ const (
 // use is an operation that releases or renews a lock, or checks its owner.
 type use struct {
 	op         *redisops.Op
-	verb, done string       // "releases", "released"; "renews", "renewed"
-	acq        *redisops.Op // the acquire that makes its key a lock (set per acquire examined)
+	verb, done string // "releases", "released"; "renews", "renewed"
 }
 
 type checker struct {
@@ -134,7 +133,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		if a.Func.Scope().Same(a.Key(), a.Value) {
 			why = theKey
 		}
-		if why == unique {
+		if why == unique || c.locks.Role(a) != lockid.RoleLock {
 			continue
 		}
 		var mine []use
@@ -149,7 +148,6 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 				expires = true
 			}
 			if !setsFirstTTL(pass.TypesInfo, u.op) {
-				u.acq = lk.Acquire
 				mine = append(mine, u)
 			}
 		}
@@ -159,14 +157,6 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 			continue
 		}
 		mine = c.dropFixtureUses(a, mine)
-		mine = c.dropRetryDeletes(a, mine)
-		for _, u := range mine {
-			if u.acq != a && u.acq != nil && u.acq.Func != a.Func {
-				// The same key, acquired in another function too: its
-				// deletes there may be retry deletes as well.
-				mine = c.dropRetryDeletes(u.acq, mine)
-			}
-		}
 		if len(mine) == 0 {
 			continue // a set-once marker: nothing needs its owner
 		}
@@ -308,70 +298,6 @@ func (c *checker) dropFixtureUses(a *redisops.Op, uses []use) []use {
 
 func (c *checker) inTest(o *redisops.Op) bool {
 	return astx.InTest(c.pass.Fset, o.Call.Pos())
-}
-
-// dropRetryDeletes drops the deletes of a's key in a's function when every
-// one of them runs only with an error set (if err != nil { rdb.Del(…) }):
-// the key is a marker kept on success and removed to allow a retry (an
-// idempotency key), not a lock released by its holder.
-func (c *checker) dropRetryDeletes(a *redisops.Op, uses []use) []use {
-	inFunc := func(u use) bool {
-		return u.op.Kind == redisops.Delete && u.op.Func != nil && u.op.Call.Pos() > a.Call.End() &&
-			a.Func.Node.Pos() <= u.op.Func.Node.Pos() && u.op.Func.Node.End() <= a.Func.Node.End()
-	}
-	found := false
-	for _, u := range uses {
-		if !inFunc(u) {
-			continue
-		}
-		if !c.onError(u.op, a.Func.Node) {
-			return uses
-		}
-		found = true
-	}
-	if !found {
-		return uses
-	}
-	return slices.DeleteFunc(slices.Clone(uses), inFunc)
-}
-
-// onError reports whether op runs only in the body of an if statement,
-// inside outer, whose condition requires an error to be set (err != nil,
-// possibly and-ed with more).
-func (c *checker) onError(op *redisops.Op, outer ast.Node) bool {
-	inner := ast.Node(op.Call)
-	for cur := range op.Cursor.Enclosing() {
-		n := cur.Node()
-		if n == outer {
-			break
-		}
-		if ifs, ok := n.(*ast.IfStmt); ok && ifs.Body.Pos() <= inner.Pos() && inner.End() <= ifs.Body.End() && c.errSet(ifs.Cond) {
-			return true
-		}
-		inner = n
-	}
-	return false
-}
-
-// errSet reports whether cond holds only when an error is set.
-func (c *checker) errSet(cond ast.Expr) bool {
-	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok {
-		return false
-	}
-	switch b.Op {
-	case token.LAND:
-		return c.errSet(b.X) || c.errSet(b.Y)
-	case token.NEQ:
-		errType := types.Universe.Lookup("error").Type()
-		isNil := func(e ast.Expr) bool { return c.pass.TypesInfo.Types[ast.Unparen(e)].IsNil() }
-		isErr := func(e ast.Expr) bool {
-			t := c.pass.TypesInfo.TypeOf(e)
-			return t != nil && types.Identical(t, errType)
-		}
-		return isNil(b.Y) && isErr(b.X) || isNil(b.X) && isErr(b.Y)
-	}
-	return false
 }
 
 // setsFirstTTL reports whether the expire o follows, in the same function,

@@ -75,7 +75,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 			locks = lockid.New(pass, res)
 		}
 		rel, ok := release(pass, locks, a)
-		if !ok || expired(pass, res, locks, a) {
+		if !ok || expired(pass, res, locks, a) || locks.Role(a) != lockid.RoleLock {
 			continue
 		}
 		related := analysis.RelatedInformation{Pos: rel.Op.Call.Pos(), End: rel.Op.Call.End(), Message: "lock released here"}

@@ -108,6 +108,9 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		if locks == nil {
 			locks = lockid.New(pass, res)
 		}
+		if locks.Role(a) != lockid.RoleLock {
+			continue // a marker outlives the work by design
+		}
 		c := &checker{pass: pass, res: res, a: a, ev: ev, ttl: ttl, ttlText: ev.text(a.TTL, a.TTLUnit, ttl)}
 		if c.ends = regionEnds(pass, locks, a); len(c.ends) == 0 {
 			continue

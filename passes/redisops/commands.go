@@ -45,6 +45,14 @@ var commands = map[string]*command{
 	"EVAL_RO":    {kind: Script, args: []cmdArg{argScript, argNumKeys}},
 	"EVALSHA":    {kind: Script, args: []cmdArg{argSHA, argNumKeys}},
 	"EVALSHA_RO": {kind: Script, args: []cmdArg{argSHA, argNumKeys}},
+	// Counters; INCR may be a lock (incr.go), read first by each client.
+	"INCR":         {kind: Counter, args: []cmdArg{argKey}},
+	"INCRBY":       {kind: Counter, args: []cmdArg{argKey}},
+	"INCRBYFLOAT":  {kind: Counter, args: []cmdArg{argKey}},
+	"DECR":         {kind: Counter, args: []cmdArg{argKey}},
+	"DECRBY":       {kind: Counter, args: []cmdArg{argKey}},
+	"HINCRBY":      {kind: Counter, args: []cmdArg{argKey}},
+	"HINCRBYFLOAT": {kind: Counter, args: []cmdArg{argKey}},
 }
 
 // command is one row of the table.

@@ -85,6 +85,13 @@ var goRedisCmds = map[string]goRedisCmd{
 	"Del":       {kind: Delete, key: -1, value: -1, ttl: -1},
 	"Unlink":    {kind: Delete, key: -1, value: -1, ttl: -1},
 	"Get":       {kind: Get, key: 0, value: -1, ttl: -1},
+	// Counters (Incr is read in goredis_incr.go: a lock or a counter).
+	"IncrBy":       {kind: Counter, key: 0, value: 1, ttl: -1},
+	"IncrByFloat":  {kind: Counter, key: 0, value: 1, ttl: -1},
+	"Decr":         {kind: Counter, key: 0, value: -1, ttl: -1},
+	"DecrBy":       {kind: Counter, key: 0, value: 1, ttl: -1},
+	"HIncrBy":      {kind: Counter, key: 0, value: 2, ttl: -1},
+	"HIncrByFloat": {kind: Counter, key: 0, value: 2, ttl: -1},
 }
 
 // Script-running methods: on the client (script/SHA first) and on

@@ -14,7 +14,7 @@ import (
 // .Val() or .Result() of the Incr call, the release a DEL or UNLINK.
 
 // incr builds the op for Incr(ctx, key): an acquire with no TTL when the
-// call takes a lock, nil otherwise.
+// call takes a lock, a Counter otherwise.
 func (goRedis) incr(pass *analysis.Pass, op *Op, call *ast.CallExpr, args []ast.Expr) *Op {
 	if len(args) != 1 {
 		return nil
@@ -29,11 +29,12 @@ func (goRedis) incr(pass *analysis.Pass, op *Op, call *ast.CallExpr, args []ast.
 			return nil
 		}
 	}
+	op.Keys = []ast.Expr{args[0]}
 	if !incrLock(pass.TypesInfo, cur, args[0], goRedisIncr) {
-		return nil
+		op.Kind = Counter
+		return op
 	}
 	op.Kind = Acquire
-	op.Keys = []ast.Expr{args[0]}
 	op.NoTTL = true
 	return op
 }

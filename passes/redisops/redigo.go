@@ -176,7 +176,9 @@ func (r redigo) op(pass *analysis.Pass, call *ast.CallExpr, _ *types.Func) *Op {
 		return nil // a command chosen at run time
 	}
 	if rc.name == "INCR" {
-		return r.incr(pass, op, call, rc) // redigo_incr.go
+		if lk := r.incr(pass, op, call, rc); lk != nil { // redigo_incr.go
+			return lk
+		}
 	}
 	if positional(info, op, rc.name, rc.args, rc.spread) == nil {
 		return nil

@@ -58,9 +58,13 @@ const (
 	// names no key and its outcome is not read: only TTL, TTLUnit and
 	// TTLTrunc are set.
 	LockTTL
+	// Counter moves a number stored at the key (INCR, INCRBY, DECR,
+	// HINCRBY, …) and is not read as a lock (incr.go has the INCR that
+	// is one): what makes a key a counter, not a claim (lockid's roles).
+	Counter
 )
 
-var kindNames = [...]string{Acquire: "acquire", GetSet: "getset", Write: "write", Expire: "expire", Delete: "delete", Get: "get", Script: "script", CompareDelete: "comparedelete", LockTTL: "lockttl"}
+var kindNames = [...]string{Acquire: "acquire", GetSet: "getset", Write: "write", Expire: "expire", Delete: "delete", Get: "get", Script: "script", CompareDelete: "comparedelete", LockTTL: "lockttl", Counter: "counter"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {

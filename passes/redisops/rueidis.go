@@ -228,8 +228,8 @@ func (r rueidisClient) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Fun
 			if op != nil {
 				op.Recv = ast.Unparen(call.Fun).(*ast.SelectorExpr).X
 				op.Scope.InWatch = r.watched(info, body, op.Recv, call.Pos())
+				return op
 			}
-			return op
 		}
 		op := r.fromChain(info, call, c)
 		if op == nil {

@@ -319,6 +319,8 @@ func (s *summarizer) ofFunc(f *Func, depth int) (*types.Func, *Summary) {
 			expires++
 		case LockTTL:
 			continue
+		case Counter:
+			return nil, nil // a counter's helper is not a lock's
 		}
 		if main != nil && main.Kind == Acquire && main.Via == nil && release == nil && releases(op) {
 			// WithLock(ctx, key, ttl, fn): the helper releases what it

@@ -99,10 +99,14 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 
 // isLock reports whether the code gives evidence that a takes a lock: a
 // release of its key outside tests, a lock-like name, or an acquire that
-// takes a lock by definition (a declared lock wrapper). Without it the
+// takes a lock by definition (a declared lock wrapper), and nothing in
+// the key's life says counter or marker (lockid.Role). Without it the
 // key may be anything written once (a rate-limit window, a dedupe mark),
 // and the finding speaks of the key, not of a lock.
 func isLock(pass *analysis.Pass, locks *lockid.Locks, a *redisops.Op) bool {
+	if locks.Role(a) != lockid.RoleLock {
+		return false // a counter or a retry marker, whatever its name
+	}
 	if lockid.Named(pass.TypesInfo, a) {
 		return true
 	}

@@ -92,7 +92,8 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 					a.Scope.Node != e.Scope.Node || a.Scope.Kind != e.Scope.Kind ||
 					a.Call.Pos() >= e.Call.Pos() && a.Call.Pos() < e.Call.End() ||
 					!keyid.Same(a.KeyForm(), e.KeyForm()) ||
-					!sameBatch(res, f, a, e) || checkedUnderWatch(pass, res, a) || lockid.Exercised(pass.TypesInfo, a) {
+					!sameBatch(res, f, a, e) || checkedUnderWatch(pass, res, a) || lockid.Exercised(pass.TypesInfo, a) ||
+					lockid.New(pass, res).Role(a) != lockid.RoleLock {
 					continue
 				}
 				pairs = append(pairs, pair{f, a, e})

@@ -141,8 +141,8 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 			continue
 		}
 		lk := c.locks.Of(e, e.Key())
-		if lk == nil {
-			continue
+		if lk == nil || c.locks.Role(lk.Acquire) != lockid.RoleLock {
+			continue // a counter's or a retry marker's TTL
 		}
 		how := c.renewal(e.Cursor, lk.Acquire, true)
 		if how == "" {

@@ -162,8 +162,11 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 			continue // GET, compare, then this helper: LV202's finding
 		}
 		if lk.Evidence == lockid.SameFunc && (d.Func == lk.Acquire.Func && !d.Func.Reachable(lk.Acquire.Call.Pos(), d.Call.Pos()) ||
-			afterFailedAcquire(pass, lk.Acquire, d) || onErrorOnly(pass, locks, lk.Acquire)) {
+			afterFailedAcquire(pass, lk.Acquire, d)) {
 			continue
+		}
+		if locks.Role(lk.Acquire) != lockid.RoleLock {
+			continue // a counter or a retry marker: no holder's lock to delete
 		}
 		if overwrite {
 			// In a function of its own named to take the lock, a plain SET
@@ -313,38 +316,6 @@ func afterFailedAcquire(pass *analysis.Pass, a, d *redisops.Op) bool {
 		}
 	}
 	return false
-}
-
-// onErrorOnly reports whether every delete of a's key after a, in a's
-// function and the function literals in it, runs only with an error set.
-func onErrorOnly(pass *analysis.Pass, locks *lockid.Locks, a *redisops.Op) bool {
-	info := pass.TypesInfo
-	found := false
-	for _, x := range locks.Candidates(a) {
-		if x.Kind != redisops.Delete || x.Func == nil || x.Call.Pos() < a.Call.End() ||
-			!(x.Func.Node.Pos() >= a.Func.Node.Pos() && x.Func.Node.End() <= a.Func.Node.End()) {
-			continue
-		}
-		same := false
-		for _, k := range x.Keys {
-			same = same || keyid.Same(a.KeyForm(), x.FormOf(k))
-		}
-		if !same {
-			continue
-		}
-		found = true
-		onError := false
-		for _, f := range guard.Facts(info, x.Cursor, x.Func.Node, a.Call.Pos()) {
-			if f.ErrorSet(info) {
-				onError = true
-				break
-			}
-		}
-		if !onError {
-			return false
-		}
-	}
-	return found
 }
 
 // tokenAt returns source text, valid at d, of the value the lock was

@@ -17,6 +17,10 @@
 //     parameter (Lock/Unlock, Acquire/Release: counterpart.go).
 //
 // When none holds, the key is not a lock key and checks stay silent.
+//
+// An acquired key is not always a lock: Role reads its life in the
+// package (what counts on it, when it is deleted) and says counter or
+// marker where a check would otherwise speak of a lock (role.go).
 package lockid
 
 import (
@@ -76,6 +80,9 @@ type Locks struct {
 
 	namedOnce     sync.Once
 	namedBuilders map[*types.Func]bool // key helpers of the package whose key names a lock
+
+	rolesMu sync.Mutex
+	roles   map[*redisops.Op]Role // Role's answers
 }
 
 type locksKey struct{}
@@ -266,9 +273,12 @@ func (l *Locks) indexCalls() {
 // either function must name a lock (storage.GetRedisKey(deviceLockKey,
 // id), lockKey(id), getDeviceLock).
 //
+// A key that the package counts on where op uses it (Counted) is no
+// lock by its shape alone: a counter of the same look is as likely.
+//
 // ShapeCounts is exported for tests that scan without the index.
 func (l *Locks) ShapeCounts(a, op *redisops.Op, key ast.Expr) bool {
-	if l.inTest(a) && !l.inTest(op) {
+	if l.inTest(a) && !l.inTest(op) || l.Counted(op, key) {
 		return false
 	}
 	info := l.pass.TypesInfo

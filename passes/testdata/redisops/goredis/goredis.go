@@ -34,7 +34,7 @@ func v9(ctx context.Context, rdb *redis.Client, c redis.Cmdable, u redis.Univers
 	rdb.Get(ctx, key)                                // want `get Get key=key$`
 	rdb.Eval(ctx, "return 1", []string{key}, "a", 2) // want `script Eval key=key args=2 src=return$`
 	unlock.Run(ctx, rdb, []string{key}, "tok")       // want `script Run key=key args=1 src=if$`
-	rdb.Incr(ctx, key)                               // not an op lockvet models
+	rdb.Incr(ctx, key)                               // want `counter Incr key=key$`
 }
 
 func scopes(ctx context.Context, rdb *redis.Client, key string) {
@@ -81,7 +81,7 @@ func do(ctx context.Context, rdb *redis.Client, r6 *redis6.Client, key string, m
 	rdb.Do(ctx, "eval", "return 1", 1, key, "a")   // want `script EVAL key=key args=1 src=return$`
 	rdb.Do(ctx, "DELEX", key, "IFEQ", "tok")       // want `comparedelete DELEX key=key value="tok"$`
 	rdb.Do(ctx, "getdel", key)                     // want `delete GETDEL key=key$`
-	rdb.Do(ctx, "incr", key)                       // not a command in the table
+	rdb.Do(ctx, "incr", key)                       // want `counter INCR key=key$`
 	rdb.Do(ctx, args...)                           // the name is not a constant
 	r6.Do("set", key, "tok", "nx")                 // want `go-redis/v6 acquire SET key=key value="tok" nottl$`
 	rdb.Pipelined(ctx, func(p redis.Pipeliner) error {

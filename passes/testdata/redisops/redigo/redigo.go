@@ -47,7 +47,7 @@ func commands(ctx context.Context, c redis.Conn, pool *redis.Pool, l locker, key
 	keys := []interface{}{key}
 	c.Do("DEL", keys...) // want `redigo delete DEL key=...$`
 	c.Do(cmd, key)       // a command chosen at run time: not an op
-	c.Do("INCR", key)    // not an op lockvet models
+	c.Do("INCR", key)    // want `redigo counter INCR key=key$`
 }
 
 func scopes(c redis.Conn, key, tok string) {

@@ -37,7 +37,7 @@ func direct(ctx context.Context, client rueidis.Client, key, tok string, ttl tim
 	client.Do(ctx, client.B().Eval().Script("return 1").Numkeys(1).Key(key).Arg("a", "b").Build()) // want `rueidis script EVAL key=key args=2 src=return$`
 	unlock.Exec(ctx, client, []string{key}, []string{tok})                                         // want `rueidis script Exec key=key args=1 src=if$`
 	rueidis.NewLuaScript("return 2").Exec(ctx, client, []string{key}, nil)                         // want `rueidis script Exec key=key args=0 src=return$`
-	client.Do(ctx, client.B().Incr().Key(key).Build())                                             // not an op lockvet models
+	client.Do(ctx, client.B().Incr().Key(key).Build())                                             // want `rueidis counter INCR key=key$`
 }
 
 // Commands through a variable: followed when defined once from a chain in

@@ -25,5 +25,5 @@ func ops(ctx context.Context, client valkey.Client, key, tok string, ttl time.Du
 		client.B().Setnx().Key(key).Value(tok).Build(),   // want `valkey-go acquire SETNX key=key value=tok nottl scope=pipeline@client$`
 		client.B().Expire().Key(key).Seconds(30).Build(), // want `valkey-go expire EXPIRE key=key ttl=30/seconds scope=pipeline@client$`
 	)
-	client.Do(ctx, client.B().Incr().Key(key).Build()) // not an op lockvet models
+	client.Do(ctx, client.B().Incr().Key(key).Build()) // want `valkey-go counter INCR key=key$`
 }
