@@ -11,7 +11,7 @@ import (
 var rdb *redis.Client
 
 func Lock(ctx context.Context, key string) (bool, error) {
-	return rdb.SetNX(ctx, "lock:"+key, "1", 0).Result() // want `no TTL`
+	return rdb.SetNX(ctx, "lock:"+key, "1", 0).Result() // want `lock "lock:" \+ key is acquired by SetNX with no TTL and nothing expires it`
 }
 
 func Unlock(ctx context.Context, key string) error {

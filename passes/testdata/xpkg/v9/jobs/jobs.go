@@ -9,7 +9,7 @@ import (
 )
 
 func Nightly(ctx context.Context) error {
-	return lock.WithLock(ctx, "nightly", 5, func() error { return nil }) // want `TTL 5 is 5ns`
+	return lock.WithLock(ctx, "nightly", 5, func() error { return nil }) // want `TTL 5 is 5ns: a time.Duration counts nanoseconds`
 }
 
 // --- silent ---
