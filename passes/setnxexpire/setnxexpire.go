@@ -77,15 +77,21 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 			// A renew helper that fixes the TTL itself has no TTL at its
 			// call, and sets one all the same.
 			fixedTTL := e.TTL == nil && e.Via != nil && e.Via.TTLConst != ""
-			if e.Kind != redisops.Expire || e.Scope.Kind != redisops.Direct || e.TTL == nil && !fixedTTL || e.Key() == nil || e.DeletesKey() {
-				continue
+			if e.Kind != redisops.Expire || e.Scope.Kind != redisops.Direct {
+				continue // not an EXPIRE sent on its own
+			}
+			if e.TTL == nil && !fixedTTL || e.Key() == nil || e.DeletesKey() {
+				continue // no TTL or key to read, or an EXPIRE that deletes
 			}
 			for _, a := range f.OpsOn(e.KeyForm()) {
-				if (a.Kind != redisops.Acquire && a.Kind != redisops.GetSet) || !a.NoTTL || a.Scope.Kind != redisops.Direct ||
-					a.Call.Pos() >= e.Call.Pos() && a.Call.Pos() < e.Call.End() ||
-					!keyid.Same(a.KeyForm(), e.KeyForm()) ||
-					!f.Reachable(a.Call.Pos(), e.Call.Pos()) {
-					continue
+				if a.Kind != redisops.Acquire && a.Kind != redisops.GetSet || !a.NoTTL || a.Scope.Kind != redisops.Direct {
+					continue // not a TTL-less claim sent on its own
+				}
+				if a.Call.Pos() >= e.Call.Pos() && a.Call.Pos() < e.Call.End() {
+					continue // the claim is inside the EXPIRE's arguments
+				}
+				if !keyid.Same(a.KeyForm(), e.KeyForm()) || !f.Reachable(a.Call.Pos(), e.Call.Pos()) {
+					continue // another key, or no path from the claim
 				}
 				if locks == nil {
 					locks = lockid.New(pass, res)

@@ -136,10 +136,20 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 	var locks *lockid.Locks
 	for _, d := range res.Ops {
 		overwrite := d.Kind == redisops.Write && d.Overwrites
-		if d.Kind != redisops.Delete && !overwrite || d.Scope.InWatch && d.Scope.Kind == redisops.Tx || d.InHelper() ||
-			d.Via != nil && d.Via.Form == redisops.CheckThenDel ||
-			astx.InTest(pass.Fset, d.Call.Pos()) {
-			continue
+		if d.Kind != redisops.Delete && !overwrite {
+			continue // neither a delete nor a plain SET over the key
+		}
+		if d.Scope.InWatch && d.Scope.Kind == redisops.Tx {
+			continue // inside WATCH … MULTI/EXEC: the transaction checks
+		}
+		if d.InHelper() {
+			continue // reported at the helper's calls
+		}
+		if d.Via != nil && d.Via.Form == redisops.CheckThenDel {
+			continue // GET, compare, DEL in a helper: LV202's
+		}
+		if astx.InTest(pass.Fset, d.Call.Pos()) {
+			continue // a test's cleanup of its fixture
 		}
 		if locks == nil {
 			locks = lockid.New(pass, res)
