@@ -49,14 +49,16 @@ func editLine(t *testing.T, dir, file string, n int, old, new string) {
 // changed since the revision: an edit of the EXPIRE line alone selects the
 // SETNX+EXPIRE finding, an edit of the SETNX line too; edits elsewhere,
 // blank lines above, do not; untracked files count as new; committed
-// changes count against an older revision; with a baseline, both gates
-// apply.
+// changes count against an older revision, and nothing is new since the
+// commit; with a baseline, both gates apply.
+//
+// Each edit is in a function of its own, so one analysis of the edited
+// module shows what each edit selects. Committing the edits changes no
+// file, so that analysis is gated again after the commit, against both
+// revisions and with the baseline.
 func TestNewFromRev(t *testing.T) {
 	mod := gitRepo(t)
 	since := func(rev string) Options { return Options{NewFromRev: rev} }
-	if got := selected(t, mod, since("HEAD")); len(got) != 0 {
-		t.Errorf("no change, yet: %v", got)
-	}
 
 	// The EXPIRE line of one LV101 finding.
 	expire := clitest.Marker{File: "scheduler/scheduler.go", Line: 69, ID: "LV101"}
@@ -64,35 +66,31 @@ func TestNewFromRev(t *testing.T) {
 	// A blank line above everything in another file, and a comment in a
 	// function without findings.
 	editLine(t, mod, "orders/orders.go", 1, "// Package orders", "\n// Package orders")
-	clitest.SameMarkers(t, selected(t, mod, since("HEAD")), []clitest.Marker{expire})
-
 	// The SETNX line (the related position) of another one.
 	acquire := clitest.Marker{File: "orders/refund.go", Line: 17, ID: "LV101"}
 	editLine(t, mod, "orders/refund.go", 13, ".Result()", ".Result() // acquire")
-	clitest.SameMarkers(t, selected(t, mod, since("HEAD")), []clitest.Marker{expire, acquire})
-
 	// An untracked file is new throughout.
 	if err := os.WriteFile(filepath.Join(mod, "scheduler", "cleanup.go"), []byte(newBugFile), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	added := clitest.Marker{File: "scheduler/cleanup.go", Line: 16, ID: "LV101"}
-	clitest.SameMarkers(t, selected(t, mod, since("HEAD")), []clitest.Marker{expire, acquire, added})
+	res := analyze(t, mod)
+	clitest.SameMarkers(t, gated(t, res, mod, since("HEAD")), []clitest.Marker{expire, acquire, added})
 
 	// Committed: nothing is new since HEAD, all three since HEAD~1.
 	clitest.Git(t, filepath.Dir(mod), "add", ".")
 	clitest.Git(t, filepath.Dir(mod), "commit", "-q", "-m", "edits")
-	if got := selected(t, mod, since("HEAD")); len(got) != 0 {
+	if got := gated(t, res, mod, since("HEAD")); len(got) != 0 {
 		t.Errorf("committed, yet new since HEAD: %v", got)
 	}
-	clitest.SameMarkers(t, selected(t, mod, since("HEAD~1")), []clitest.Marker{expire, acquire, added})
+	clitest.SameMarkers(t, gated(t, res, mod, since("HEAD~1")), []clitest.Marker{expire, acquire, added})
 
 	// With a baseline too: both gates apply.
-	res := clitest.Analyze(t, mod, nil, true, "./...")
 	base := filepath.Join(mod, "base.json")
 	if err := WriteBaseline(base, res, res.Findings); err != nil {
 		t.Fatal(err)
 	}
-	if got := selected(t, mod, Options{NewFromRev: "HEAD~1", Baseline: base}); len(got) != 0 {
+	if got := gated(t, res, mod, Options{NewFromRev: "HEAD~1", Baseline: base}); len(got) != 0 {
 		t.Errorf("-new-from-rev HEAD~1 -baseline: %v", got)
 	}
 
