@@ -114,6 +114,14 @@ type diag struct {
 // golangci-lint's own loader).
 func load(t testing.TB, dir string, patterns ...string) []*packages.Package {
 	t.Helper()
+	pkgs, err := loadPackages(dir, patterns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
+}
+
+func loadPackages(dir string, patterns []string) ([]*packages.Package, error) {
 	cfg := &packages.Config{
 		Mode:  packages.LoadAllSyntax | packages.NeedModule,
 		Dir:   dir,
@@ -122,10 +130,36 @@ func load(t testing.TB, dir string, patterns ...string) []*packages.Package {
 	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if n := packages.PrintErrors(pkgs); n > 0 {
-		t.Fatalf("%d errors loading %v in %s", n, patterns, dir)
+		return nil, fmt.Errorf("%d errors loading %v in %s", n, patterns, dir)
+	}
+	return pkgs, nil
+}
+
+var (
+	sharedMu    sync.Mutex
+	sharedLoads = map[string]func() ([]*packages.Package, error){}
+)
+
+// loadShared is load, done once per test binary for the same dir and
+// patterns: each load type-checks the standard library and the client
+// modules from source again, and several tests analyse the example
+// module. The tests must not change what it returns.
+func loadShared(t testing.TB, dir string, patterns ...string) []*packages.Package {
+	t.Helper()
+	key := dir + "\x00" + strings.Join(patterns, "\x00")
+	sharedMu.Lock()
+	once := sharedLoads[key]
+	if once == nil {
+		once = sync.OnceValues(func() ([]*packages.Package, error) { return loadPackages(dir, patterns) })
+		sharedLoads[key] = once
+	}
+	sharedMu.Unlock()
+	pkgs, err := once()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return pkgs
 }

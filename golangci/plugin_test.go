@@ -413,7 +413,7 @@ func TestPluginReportsTheChecks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pkgs := load(t, example, "./...")
+		pkgs := loadShared(t, example, "./...") // as TestFixesBuildAsGolangciAppliesThem
 		got, want := pluginIssues(t, example, analyze(t, pkgs, buildAnalyzers(t, newPlugin(t, nil)))), issuesOf(t, example, analyze(t, pkgs, all))
 		if len(want) == 0 || !slices.Equal(got, want) {
 			t.Errorf("example: the plugin reports\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
@@ -444,7 +444,7 @@ func TestFixesBuildAsGolangciAppliesThem(t *testing.T) {
 	seenBroken := map[string]bool{}
 	for dir, patterns := range dirs {
 		overlay := map[string][]byte{}
-		for file, edits := range golangciEdits(t, analyze(t, load(t, dir, patterns...), as)) {
+		for file, edits := range golangciEdits(t, analyze(t, loadShared(t, dir, patterns...), as)) {
 			src, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
