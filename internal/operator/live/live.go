@@ -148,7 +148,7 @@ func Live(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// The patterns and the TTLs the code sets.
 	var sites []*inventory.Site
 	if len(o.patterns) == 0 || fs.NArg() > 0 {
-		run, status := operator.Load(o.Options, fs.Args(), stderr)
+		run, status := load(o.Options, fs.Args(), stderr)
 		if run == nil {
 			return status
 		}
@@ -215,6 +215,10 @@ func Live(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	return driver.ExitClean
 }
+
+// load is operator.Load. The tests run the command many times on the
+// same module and load it once (loadOnce in live_test.go).
+var load = operator.Load
 
 // registerConn registers the connection flags, which release shares.
 func (o *liveOptions) registerConn(fs *flag.FlagSet) {

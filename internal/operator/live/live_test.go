@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,10 +18,88 @@ import (
 
 	"github.com/lockvet/lockvet/internal/clitest"
 	"github.com/lockvet/lockvet/internal/driver"
+	"github.com/lockvet/lockvet/internal/operator"
 	"github.com/lockvet/lockvet/internal/redistest"
+	"github.com/lockvet/lockvet/passes/inventory"
 )
 
-func TestMain(m *testing.M) { clitest.Main(m) }
+func TestMain(m *testing.M) {
+	load = loadOnce
+	clitest.Main(m)
+}
+
+var (
+	loadsMu sync.Mutex
+	loads   = map[string]func() loaded{}
+)
+
+type loaded struct {
+	run    *operator.Run
+	status int
+	stderr string
+}
+
+// loadOnce is operator.Load done once per test binary for the same
+// options and packages: the tests run lockvet live on the example module
+// many times, and each load analyses it whole. Every call prints what the
+// load printed and gets sites of its own (Live rewrites their file
+// names). TestLoadOnce checks that a call gives what a load gives.
+func loadOnce(o operator.Options, args []string, stderr io.Writer) (*operator.Run, int) {
+	key := fmt.Sprintf("%+v %q", o, args)
+	loadsMu.Lock()
+	l := loads[key]
+	if l == nil {
+		l = sync.OnceValue(func() loaded {
+			var b strings.Builder
+			run, status := operator.Load(o, args, &b)
+			return loaded{run, status, b.String()}
+		})
+		loads[key] = l
+	}
+	loadsMu.Unlock()
+	r := l()
+	io.WriteString(stderr, r.stderr)
+	if r.run == nil {
+		return nil, r.status
+	}
+	run := *r.run
+	run.Sites = make([]*inventory.Site, len(r.run.Sites))
+	for i, s := range r.run.Sites {
+		c := *s
+		run.Sites[i] = &c
+	}
+	return &run, r.status
+}
+
+// TestLoadOnce: a call of loadOnce gives the load's sites as they were,
+// whatever Live did with those of an earlier call, and prints what the
+// load printed each time.
+func TestLoadOnce(t *testing.T) {
+	o := operator.Options{Dir: clitest.ExampleDir()}
+	sites := func(r *operator.Run) string {
+		var b strings.Builder
+		for _, s := range r.Sites {
+			fmt.Fprintf(&b, "%+v\n", *s)
+		}
+		return b.String()
+	}
+	var b1, b2 strings.Builder
+	first, _ := loadOnce(o, nil, &b1)
+	if first == nil || len(first.Sites) == 0 {
+		t.Fatalf("no sites in the example module: %s", b1.String())
+	}
+	want := sites(first)
+	for _, s := range first.Sites {
+		s.Pos.Filename = first.Rel(s.Pos.Filename) // as Live does
+	}
+	second, _ := loadOnce(o, nil, &b2)
+	if got := sites(second); got != want {
+		t.Errorf("the second call's sites:\n%s\nwant the load's:\n%s", got, want)
+	}
+	if b1.String() != b2.String() {
+		t.Errorf("the second call printed %q, the load %q", b2.String(), b1.String())
+	}
+}
 
 // runLive runs lockvet live with args in the test's process.
 func runLive(t *testing.T, args ...string) clitest.RunResult {
