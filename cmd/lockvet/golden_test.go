@@ -7,12 +7,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/txtar"
 
 	"github.com/lockvet/lockvet/internal/applyfix"
 	"github.com/lockvet/lockvet/internal/clitest"
+	"github.com/lockvet/lockvet/internal/driver"
+	"github.com/lockvet/lockvet/internal/findings"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of TestGolden with what lockvet prints now")
@@ -29,6 +32,43 @@ type goldenCase struct {
 	// file, when set, names a file (under "$TMP") whose content after
 	// the run is part of the golden output.
 	file string
+	// inProcess runs the command in the test's process (run, as main
+	// does for a command line without a subcommand), where the cases
+	// that print one analysis of an unchanged module in several formats
+	// share it (analyzeOnce).
+	inProcess bool
+}
+
+var (
+	analysesMu sync.Mutex
+	analyses   = map[string]func() (*findings.Result, error){}
+)
+
+// analyzeOnce is analyzePackages, done once per directory, packages and
+// analysis flags for the modules no test changes (the example module,
+// the broken and the xpkg modules); each call gets a Result of its own,
+// as the command changes it (the gates, -sarif-suppressed=false).
+// Elsewhere it analyzes every time.
+func analyzeOnce(s *session) (*findings.Result, error) {
+	if s.dir != exampleDir && s.dir != brokenDir && s.dir != clitest.XpkgDir() {
+		return driver.Analyze(s.dir, s.patterns, s.o.tests, s.analyzers, s.lock)
+	}
+	key := fmt.Sprintf("%s %q %v %+v", s.dir, s.patterns, s.o.tests, s.o.config)
+	analysesMu.Lock()
+	once := analyses[key]
+	if once == nil {
+		once = sync.OnceValues(func() (*findings.Result, error) {
+			return driver.Analyze(s.dir, s.patterns, s.o.tests, s.analyzers, s.lock)
+		})
+		analyses[key] = once
+	}
+	analysesMu.Unlock()
+	res, err := once()
+	if res == nil {
+		return nil, err
+	}
+	return &findings.Result{Findings: res.Findings, Suppressed: res.Suppressed, Errors: res.Errors,
+		Packages: res.Packages, Broken: res.Broken, ActionErrs: res.ActionErrs}, err
 }
 
 func goldenCases() []goldenCase {
@@ -40,23 +80,28 @@ func goldenCases() []goldenCase {
 	add := func(name string, dir func(*testing.T) string, args ...string) {
 		cases = append(cases, goldenCase{name: name, dir: dir, args: args})
 	}
-	for _, format := range []string{"text", "json", "sarif", "github", "codeclimate", "checkstyle"} {
-		add("example-"+format, example, "-format", format, "./...")
-		add("clean-"+format, example, "-format", format, "./internal/...")
-		add("broken-"+format, broken, "-format", format, "./...")
-		add("xpkg-"+format, xpkg, "-format", format, "./...")
+	// The outputs of one analysis, in the test's process (the binary
+	// prints them as well: TestExitCodes, TestFixAndDiff, TestVet ...).
+	addInProcess := func(name string, dir func(*testing.T) string, args ...string) {
+		cases = append(cases, goldenCase{name: name, dir: dir, args: args, inProcess: true})
 	}
-	add("example-json-flag", example, "-json", "./...")
-	add("example-sarif-unsuppressed", example, "-format", "sarif", "-sarif-suppressed=false", "./...")
+	for _, format := range []string{"text", "json", "sarif", "github", "codeclimate", "checkstyle"} {
+		addInProcess("example-"+format, example, "-format", format, "./...")
+		addInProcess("clean-"+format, example, "-format", format, "./internal/...")
+		addInProcess("broken-"+format, broken, "-format", format, "./...")
+		addInProcess("xpkg-"+format, xpkg, "-format", format, "./...")
+	}
+	addInProcess("example-json-flag", example, "-json", "./...")
+	addInProcess("example-sarif-unsuppressed", example, "-format", "sarif", "-sarif-suppressed=false", "./...")
 	add("example-no-tests", example, "-test=false", "./...")
 	add("example-generated", example, "-include-generated", "./...")
 	add("example-checks", example, "-checks", "LV101,unsafeunlock", "./...")
 	add("example-disable", example, "-disable", "LV104", "-disable=constvalue", "./...")
 	add("example-redis84-json", example, "-redis-version", "8.4", "-json", "./...")
-	add("example-diff", example, "-diff", "./...")
+	addInProcess("example-diff", example, "-diff", "./...")
 	add("example-fix", edited, "-fix", "./...")
-	add("example-baseline", example, "-baseline", "$GOLDEN/scheduler-baseline.json", "./...")
-	add("example-baseline-github", example, "-baseline", "$GOLDEN/scheduler-baseline.json", "-format", "github", "./...")
+	addInProcess("example-baseline", example, "-baseline", "$GOLDEN/scheduler-baseline.json", "./...")
+	addInProcess("example-baseline-github", example, "-baseline", "$GOLDEN/scheduler-baseline.json", "-format", "github", "./...")
 	cases = append(cases, goldenCase{name: "example-write-baseline", dir: example, args: []string{"-write-baseline", "$TMP/base.json", "./scheduler/..."}, file: "base.json"})
 	add("xpkg-callers", xpkg, "./orders", "./billing", "./jobs")
 	add("bad-baseline", example, "-baseline", "$GOLDEN/missing.json", "./...")
@@ -102,7 +147,14 @@ func TestGolden(t *testing.T) {
 				a = strings.ReplaceAll(a, "$GOLDEN", filepath.Join(mustWd(), goldenDir))
 				args[i] = strings.ReplaceAll(a, "$TMP", tmp)
 			}
-			r := lockvet(t, dir, args...)
+			var r clitest.RunResult
+			if tc.inProcess {
+				var stdout, stderr strings.Builder
+				code := run(append([]string{"-C", dir}, args...), &stdout, &stderr)
+				r = clitest.RunResult{Stdout: stdout.String(), Stderr: stderr.String(), Code: code}
+			} else {
+				r = lockvet(t, dir, args...)
+			}
 			ar := &txtar.Archive{Comment: fmt.Appendf(nil, "lockvet %s\nexit %d\n", strings.Join(tc.args, " "), r.Code)}
 			ar.Files = append(ar.Files, txtar.File{Name: "stdout", Data: []byte(r.Stdout)}, txtar.File{Name: "stderr", Data: []byte(r.Stderr)})
 			if tc.file != "" {

@@ -24,6 +24,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	analyzePackages = analyzeOnce
 	tmp, err := os.MkdirTemp("", "lockvet-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
