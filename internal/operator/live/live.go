@@ -113,15 +113,9 @@ func Live(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&o.interval, "interval", time.Minute, "with -listen: start a scan every `duration`, never more often (a scrape never starts one)")
 	fs.BoolVar(&o.strict, "strict", false, "also exit 1 when a lock key's TTL is longer than any TTL the code sets")
 	o.Register(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return driver.ExitClean
-		}
-		return driver.ExitError
-	}
-	fail := func(format string, args ...any) int {
-		fmt.Fprintf(stderr, "lockvet live: "+format+"\n", args...)
-		return driver.ExitError
+	fail, code, ok := parse(fs, args, stderr)
+	if !ok {
+		return code
 	}
 	switch {
 	case o.addr == "":
@@ -214,6 +208,23 @@ func Live(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return driver.ExitFindings
 	}
 	return driver.ExitClean
+}
+
+// parse parses the command line of fs's command (lockvet live or
+// lockvet release). When the command is to end there, ok is false and
+// status is its exit status (0 after -h). fail prints a message under
+// the command's name and returns driver.ExitError.
+func parse(fs *flag.FlagSet, args []string, stderr io.Writer) (fail func(format string, args ...any) int, status int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, driver.ExitClean, false
+		}
+		return nil, driver.ExitError, false
+	}
+	return func(format string, args ...any) int {
+		fmt.Fprintf(stderr, fs.Name()+": "+format+"\n", args...)
+		return driver.ExitError
+	}, 0, true
 }
 
 // load is operator.Load. The tests run the command many times on the

@@ -97,15 +97,9 @@ func Release(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Int64Var(&o.conn.count, "count", 100, "with -pattern: SCAN COUNT hint (`n`)")
 	fs.IntVar(&o.conn.rate, "rate", 1000, "send at most `n` SCAN steps a second (0: no limit)")
 	fs.DurationVar(&o.conn.timeout, "timeout", 30*time.Second, "give up after this `duration`")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return driver.ExitClean
-		}
-		return driver.ExitError
-	}
-	fail := func(format string, args ...any) int {
-		fmt.Fprintf(stderr, "lockvet release: "+format+"\n", args...)
-		return driver.ExitError
+	fail, code, ok := parse(fs, args, stderr)
+	if !ok {
+		return code
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
