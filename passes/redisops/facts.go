@@ -47,6 +47,9 @@ func (*HelperFact) AFact() {}
 // String is the summary as a declaration says it,
 // "acquire-funcs:key=1,ttl=2"; the fact expectations of tests match it.
 func (f *HelperFact) String() string {
+	if f.Summary.Forward != "" {
+		return "forwards " + f.Summary.Forward + ":cmd=" + strconv.Itoa(f.Summary.Cmd)
+	}
 	w := f.Summary.Wrapper()
 	s := describeWrapper(&w)
 	if f.Summary.Queued {
@@ -93,9 +96,10 @@ func exportsFacts(pass *analysis.Pass) bool {
 	return (pass.Module == nil || pass.Module.Version == "") && !ClientPackage(pass.Pkg.Path())
 }
 
-// exportSummaries exports the summaries of the package's own functions,
-// one fact per function. Only functions callers in other packages can
-// name are exported: exported functions and methods.
+// exportSummaries exports the summaries of the package's own functions
+// (its helpers', or its forwarders', mirror_forward.go), one fact per
+// function. Only functions callers in other packages can name are
+// exported: exported functions and methods.
 func exportSummaries(pass *analysis.Pass, sums map[*types.Func]*Summary) {
 	if len(sums) == 0 || !exportsFacts(pass) {
 		return

@@ -43,20 +43,14 @@ func (goRedis) incr(pass *analysis.Pass, op *Op, call *ast.CallExpr, args []ast.
 // (a pair) called on the Incr call; DEL and UNLINK are its deletes.
 var goRedisIncr = incrReader{
 	reply: func(info *types.Info, cur inspector.Cursor) (inspector.Cursor, bool, bool) {
-		sel, acc, ok := accessor(cur)
+		acc, pair, ok := valOrResult(cur)
 		if !ok {
 			return inspector.Cursor{}, false, false
 		}
 		if fn, ok := typeutil.Callee(info, acc.Node().(*ast.CallExpr)).(*types.Func); !ok || fn.Pkg() == nil || !isGoRedis(fn.Pkg().Path()) {
 			return inspector.Cursor{}, false, false
 		}
-		switch sel.Sel.Name {
-		case "Val":
-			return acc, false, true
-		case "Result":
-			return acc, true, true
-		}
-		return inspector.Cursor{}, false, false
+		return acc, pair, true
 	},
 	deletes: func(info *types.Info, _ *ast.BlockStmt, call *ast.CallExpr) []ast.Expr {
 		fn, ok := typeutil.Callee(info, call).(*types.Func)
@@ -72,4 +66,20 @@ var goRedisIncr = incrReader{
 		}
 		return args
 	},
+}
+
+// valOrResult finds .Val() (one value) or .Result() (a pair) called on
+// the command value the call at cur returns: the accessor's call.
+func valOrResult(cur inspector.Cursor) (acc inspector.Cursor, pair, ok bool) {
+	sel, acc, ok := accessor(cur)
+	if !ok {
+		return inspector.Cursor{}, false, false
+	}
+	switch sel.Sel.Name {
+	case "Val":
+		return acc, false, true
+	case "Result":
+		return acc, true, true
+	}
+	return inspector.Cursor{}, false, false
 }

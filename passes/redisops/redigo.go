@@ -82,6 +82,16 @@ type redigoCall struct {
 	flush  bool       // Flush
 	reset  bool       // Close: the connection goes back to the pool
 	method string     // the Go function or method name
+	fwd    bool       // a call of a forwarder of Do or Send (mirror_forward.go): conn is the wrapper, fn the forwarder
+}
+
+// redigoOf describes the call of o: the command a forwarder's call
+// sends, or the redigo call itself.
+func redigoOf(info *types.Info, o *Op) (*redigoCall, bool) {
+	if o.fwd != nil {
+		return o.fwd, true
+	}
+	return parseRedigo(info, o.Call)
 }
 
 // parseRedigo describes a call of a redigo function or method that talks
@@ -524,7 +534,7 @@ func (redigo) withTTL(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]anal
 	if o.Kind != Acquire || opt == "" {
 		return nil, false
 	}
-	rc, ok := parseRedigo(info, o.Call)
+	rc, ok := redigoOf(info, o)
 	if !ok || rc.script != nil || rc.spread {
 		return nil, false
 	}
@@ -642,7 +652,7 @@ func (redigo) outcome(info *types.Info, o *Op) (Outcome, bool) {
 	if o.Kind != Acquire || o.Scope.Kind != Direct {
 		return Outcome{}, false
 	}
-	rc, ok := parseRedigo(info, o.Call)
+	rc, ok := redigoOf(info, o)
 	if !ok || rc.send || rc.script != nil {
 		return Outcome{}, false
 	}
@@ -711,7 +721,7 @@ acquired with (KEYS[1] the lock key, ARGV[1] the token).`
 //
 // DoWithTimeout has no script counterpart: DELEX only.
 func (redigo) releases(pass *analysis.Pass, o *Op, tok string, opts ReleaseOptions) []Release {
-	rc, ok := parseRedigo(pass.TypesInfo, o.Call)
+	rc, ok := redigoOf(pass.TypesInfo, o)
 	if !ok || rc.script != nil || rc.spread || len(rc.args) != 1 {
 		return nil
 	}
@@ -744,8 +754,8 @@ func (redigo) releases(pass *analysis.Pass, o *Op, tok string, opts ReleaseOptio
 // args (source text): Do, Send or DoContext as rc was sent.
 func redigoRun(pass *analysis.Pass, o *Op, rc *redigoCall, plan func(*types.Package) (string, []analysis.TextEdit, bool), keys, args []string) ([]analysis.TextEdit, bool) {
 	info := pass.TypesInfo
-	if rc.method == "DoWithTimeout" {
-		return nil, false
+	if rc.method == "DoWithTimeout" || rc.fwd {
+		return nil, false // no script method takes a forwarder's wrapper
 	}
 	pkg := rc.fn.Pkg()
 	ctor, ok := pkg.Scope().Lookup("NewScript").(*types.Func)
@@ -868,7 +878,7 @@ func integer(info *types.Info, e ast.Expr) bool {
 // place of the command o. EXPIRE and the renewal script both reply 1 or 0
 // through the same results, so every use of the reply still holds.
 func (redigo) runScript(pass *analysis.Pass, o *Op, v string, keys, args []string) ([]analysis.TextEdit, bool) {
-	rc, ok := parseRedigo(pass.TypesInfo, o.Call)
+	rc, ok := redigoOf(pass.TypesInfo, o)
 	if !ok || rc.script != nil {
 		return nil, false
 	}

@@ -188,6 +188,7 @@ type Op struct {
 	res      *Result        // the result holding the op, for what fixes share
 	ttlConst constant.Value // TTL's value when it is an integer constant
 	srcArg   ast.Expr       // the script source expression when not a constant (embed.go)
+	fwd      *redigoCall    // the command a call of a forwarder sends (mirror_forward.go)
 }
 
 // probe reports whether the acquire o is a connection probe (see Probe):
@@ -460,6 +461,13 @@ var (
 // from init functions, before any analysis.
 func register(a adapter, callNames []string) {
 	adapters = append(adapters, a)
+	registerNames(callNames)
+}
+
+// registerNames adds names calls can have to the prefilter, for an
+// adapter that is not in adapters: one the builder makes per type
+// (mirror.go).
+func registerNames(callNames []string) {
 	for _, n := range callNames {
 		names[n] = true
 	}
@@ -487,12 +495,16 @@ func runWith(pass *analysis.Pass, cfg *lvconfig.Config, setup func(*builder)) (a
 	for cur := range in.Root().Preorder((*ast.CallExpr)(nil)) {
 		b.call(cur)
 	}
+	if b.newForwarders {
+		b.forwardCalls() // mirror_forward.go
+	}
 	resolveScripts(pass, in, b.res)
 	b.summarize()
 	if b.decl != nil && b.decl.err != nil {
 		return nil, b.decl.err
 	}
 	exportSummaries(pass, b.res.Summaries)
+	exportSummaries(pass, b.forwarders)
 	return b.res, nil
 }
 
@@ -518,6 +530,14 @@ type builder struct {
 	valueScopes   map[types.Object]Scope
 	funcs         map[ast.Node]*Func
 	keyScopes     map[ast.Node]*keyid.Scope // by outermost function
+
+	// mirror holds the run's decisions about the types that mirror a
+	// client, by mirrorKey (mirror.go); forwarders the package's forwarders
+	// of redigo's generic call (mirror_forward.go), newForwarders set
+	// when some have calls not looked at yet.
+	mirror        map[types.Type]*mirrorType
+	forwarders    map[*types.Func]*Summary
+	newForwarders bool
 }
 
 // call records what the call at cur does: an op, a pipeline or
@@ -527,6 +547,10 @@ func (b *builder) call(cur inspector.Cursor) {
 	fn, recv, ad := b.match(call)
 	if ad == b.inferred && ad != nil {
 		sum := b.imported(fn.Origin())
+		if sum.Forward != "" {
+			b.forwardOp(cur, fn, recv, sum) // mirror_forward.go
+			return
+		}
 		if op := b.inferred.opFor(b.pass, call, fn, sum); op != nil {
 			op.Scope = b.queuedScope(cur, call, sum)
 			b.add(cur, op, ad, recv)
@@ -538,6 +562,8 @@ func (b *builder) call(cur inspector.Cursor) {
 	}
 	if op := ad.op(b.pass, call, fn); op != nil {
 		b.add(cur, op, ad, recv)
+	} else if _, ok := ad.(redigo); ok {
+		b.forwarderOf(cur) // mirror_forward.go
 	}
 }
 
@@ -585,6 +611,9 @@ func (b *builder) match(call *ast.CallExpr) (*types.Func, ast.Expr, adapter) {
 		if a.family(fn) != "" {
 			return fn, recv, a
 		}
+	}
+	if m := b.mirrorOf(fn, recv); m != nil {
+		return fn, recv, m // mirror.go
 	}
 	return nil, nil, nil
 }

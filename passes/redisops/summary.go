@@ -166,6 +166,16 @@ type Summary struct {
 	// not the acquire's outcome (Returns is false), and the caller holds
 	// nothing after the call (no release of its own to pair).
 	Scoped bool
+	// Forward is set on a forwarder of redigo's generic call
+	// (mirror_forward.go), to "Do" or "Send": the function hands its
+	// string parameter at index Cmd (the receiver not counted) and its
+	// variadic parameter, as they are, to that call; Sent when it also
+	// sends what Send queued. A call of it with a constant command name
+	// is that command. Such a summary has no Kind: a forwarder is no
+	// lock helper by itself. It is never in Result.Summaries.
+	Forward string
+	Cmd     int
+	Sent    bool
 
 	local bool // the function is in the package being analysed
 }
