@@ -17,6 +17,7 @@ import (
 
 	bugacq "github.com/lockvet/lockvet/proof/internal/buggy/acquireresult"
 	bugctd "github.com/lockvet/lockvet/proof/internal/buggy/checkthendel"
+	bugconst "github.com/lockvet/lockvet/proof/internal/buggy/constvalue"
 	bugsetnx "github.com/lockvet/lockvet/proof/internal/buggy/setnxexpire"
 	bugttl "github.com/lockvet/lockvet/proof/internal/buggy/ttlunit"
 	bugtx "github.com/lockvet/lockvet/proof/internal/buggy/txacquire"
@@ -24,6 +25,7 @@ import (
 	bugdel "github.com/lockvet/lockvet/proof/internal/buggy/unsafeunlock"
 	fixacq "github.com/lockvet/lockvet/proof/internal/fixed/acquireresult"
 	fixctd "github.com/lockvet/lockvet/proof/internal/fixed/checkthendel"
+	fixconst "github.com/lockvet/lockvet/proof/internal/fixed/constvalue"
 	fixsetnx "github.com/lockvet/lockvet/proof/internal/fixed/setnxexpire"
 	fixttl "github.com/lockvet/lockvet/proof/internal/fixed/ttlunit"
 	fixtx "github.com/lockvet/lockvet/proof/internal/fixed/txacquire"
@@ -284,6 +286,61 @@ func TestProofUnsafeUnlock(t *testing.T) {
 		record(t, "3a", be.name,
 			"A's late Unlock deletes B's lock (key gone)",
 			"A's late Unlock deletes nothing; B's lock survives")
+	})
+}
+
+// withLock is the signature of the constvalue shape's WithLock.
+type withLock func(ctx context.Context, rdb *redis.Client, key string, ttl time.Duration, work func()) (bool, error)
+
+func TestProofConstValue(t *testing.T) {
+	t.Parallel()
+	eachRedis(t, func(t *testing.T, be backend) {
+		ctx, rdb := context.Background(), be.v9(t)
+		var after [2]string
+		for i, key := range []string{"lock:proof3c:buggy", "lock:proof3c:fixed"} {
+			lock := withLock(bugconst.WithLock)
+			if i == 1 {
+				lock = fixconst.WithLock
+			}
+			// A holds the lock past its TTL; B, the same code in another
+			// process, takes it and holds it while A's release runs.
+			holding, done := make(chan struct{}), make(chan struct{})
+			bResult := make(chan error, 1)
+			start := time.Now()
+			ran := must(lock(ctx, rdb, key, shortTTL, func() {
+				expireAndRetake(t, rdb, key, start, func() (bool, error) {
+					go func() {
+						ok, err := lock(ctx, rdb, key, longTTL, func() {
+							close(holding)
+							<-done
+						})
+						if err == nil && !ok {
+							err = fmt.Errorf("B found the lock held")
+						}
+						bResult <- err
+					}()
+					<-holding
+					return true, nil
+				})
+			}))(t)
+			if !ran {
+				t.Fatal("A did not get the lock")
+			}
+			after[i] = get(t, rdb, key)
+			close(done)
+			if err := <-bResult; err != nil {
+				t.Fatal(err)
+			}
+		}
+		if after[0] != "(no key)" {
+			t.Errorf("buggy: after A's late release the key holds %q; want B's lock deleted", after[0])
+		}
+		if after[1] == "(no key)" {
+			t.Errorf("fixed: A's late release deleted B's lock")
+		}
+		record(t, "3c", be.name,
+			"A's late release deletes B's lock: both hold the value \"1\"",
+			"A's late release deletes nothing; B's lock, with its own token, survives")
 	})
 }
 

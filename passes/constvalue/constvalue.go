@@ -47,6 +47,7 @@ import (
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
 	"github.com/lockvet/lockvet/passes/internal/report"
+	"github.com/lockvet/lockvet/passes/internal/tokenfix"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
 
@@ -86,7 +87,9 @@ var Analyzer = New(redisops.Analyzer, nil)
 
 // New returns LV204 reading the operations of ops, configured by cfg.
 func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
-	return report.Analyzer(Rule, ops, cfg, run)
+	return report.Analyzer(Rule, ops, cfg, func(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
+		run(pass, res, cfg, r)
+	})
 }
 
 // shared is why a value is the same for every holder.
@@ -111,11 +114,12 @@ type checker struct {
 	res   *redisops.Result
 	r     *report.Reporter
 	locks *lockid.Locks
+	cfg   *lvconfig.Config
 	defs  map[*types.Var]ast.Expr // single definitions of variables, built on demand
 }
 
-func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
-	c := &checker{pass: pass, res: res, r: r, locks: lockid.New(pass, res)}
+func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *report.Reporter) {
+	c := &checker{pass: pass, res: res, r: r, locks: lockid.New(pass, res), cfg: cfg}
 	if len(c.locks.Acquires()) == 0 {
 		return
 	}
@@ -508,6 +512,9 @@ func (c *checker) reportAcquire(a *redisops.Op, why shared, uses []use) {
 		End: a.Value.End(),
 		Message: fmt.Sprintf("lock %s is acquired with %s, and %s: no owner check can tell this process's lock from the one another process took after this one's TTL ran out; write a random per-acquisition token (16+ bytes from crypto/rand, hex-encoded) and keep it for the release",
 			key, value, done),
+	}
+	if p := tokenfix.For(c.pass, c.res, a, redisops.ReleaseOptions{DelEx: c.cfg.RedisAtLeast(8, 4)}); p.OK {
+		d.SuggestedFixes = []analysis.SuggestedFix{p.Fix}
 	}
 	for i, u := range uses {
 		if i == 3 {

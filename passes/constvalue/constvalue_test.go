@@ -10,5 +10,10 @@ import (
 )
 
 func TestConstValue(t *testing.T) {
-	analysistest.Run(t, lvtest.TestData(t), constvalue.Analyzer, "./constvalue/...")
+	analysistest.RunWithSuggestedFixes(t, lvtest.TestData(t), constvalue.Analyzer, "./constvalue/...")
+}
+
+// The fixed code builds, and LV204 offers no further fix on it.
+func TestFixedCodeIsClean(t *testing.T) {
+	lvtest.FixedIsClean(t, lvtest.TestData(t), constvalue.Analyzer, "./constvalue/...")
 }

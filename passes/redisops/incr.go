@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 )
 
@@ -342,15 +343,7 @@ func caseTakesFirst(info *types.Info, sw *ast.SwitchStmt, cc *ast.CaseClause, re
 // after returns the statements that follow the statement at cur in its
 // block or clause.
 func after(cur inspector.Cursor) []ast.Node {
-	var list []ast.Stmt
-	switch p := cur.Parent().Node().(type) {
-	case *ast.BlockStmt:
-		list = p.List
-	case *ast.CaseClause:
-		list = p.Body
-	case *ast.CommClause:
-		list = p.Body
-	}
+	list := astx.StmtList(cur.Parent().Node())
 	for i, s := range list {
 		if s == cur.Node() {
 			var out []ast.Node

@@ -67,6 +67,7 @@ import (
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
 	"github.com/lockvet/lockvet/passes/internal/report"
+	"github.com/lockvet/lockvet/passes/internal/tokenfix"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
 
@@ -188,11 +189,11 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 			reportOverwrite(pass, r, d, key, lk)
 			continue
 		}
-		reportDelete(pass, cfg, r, d, key, lk)
+		reportDelete(pass, res, cfg, r, d, key, lk)
 	}
 }
 
-func reportDelete(pass *analysis.Pass, cfg *lvconfig.Config, r *report.Reporter, d *redisops.Op, key ast.Expr, lk *lockid.Lock) {
+func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *report.Reporter, d *redisops.Op, key ast.Expr, lk *lockid.Lock) {
 	a := lk.Acquire
 	keyText := fixes.Text(pass.Fset, key)
 	var msg string
@@ -231,6 +232,12 @@ func reportDelete(pass *analysis.Pass, cfg *lvconfig.Config, r *report.Reporter,
 	}
 	related = append(related, analysis.RelatedInformation{Pos: a.Call.Pos(), End: a.Call.End(), Message: acquired})
 	diag := analysis.Diagnostic{Pos: d.Call.Pos(), End: d.Call.End(), Message: msg, Related: related}
+	if constValue && lk.Evidence == lockid.SameFunc {
+		// A token made at the acquire and compared here.
+		if p := tokenfix.For(pass, res, a, redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4)}); p.OK {
+			diag.SuggestedFixes = append(diag.SuggestedFixes, p.Fix)
+		}
+	}
 	if !constValue {
 		if tok, ok := tokenAt(pass, lk, d, key); ok {
 			for _, rel := range d.Releases(pass, tok, redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4)}) {

@@ -72,3 +72,17 @@ func FuncName(d *ast.FuncDecl) string {
 	}
 	return d.Name.Name
 }
+
+// StmtList is the statement list n holds: a block's statements, or a case
+// or select clause's body; nil for any other node.
+func StmtList(n ast.Node) []ast.Stmt {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List
+	case *ast.CaseClause:
+		return n.Body
+	case *ast.CommClause:
+		return n.Body
+	}
+	return nil
+}

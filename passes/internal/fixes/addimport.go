@@ -17,7 +17,8 @@ import (
 // in the last import declaration (a standard library package with the
 // leading group of standard library imports, any other in a group of its
 // own at the end), in a declaration after the last one, or after the
-// package clause. It fails when name is taken at
+// package clause, with name written in the import when it is not the
+// path's last element (or a major version suffix such as v9). It fails when name is taken at
 // pos (shadowed by a local, or declared in the file or the package).
 func Import(pass *analysis.Pass, file *ast.File, path, name string, pos token.Pos) (string, []analysis.TextEdit, bool) {
 	info := pass.TypesInfo
@@ -40,6 +41,9 @@ func Import(pass *analysis.Pass, file *ast.File, path, name string, pos token.Po
 		return "", nil, false
 	}
 	spec := strconv.Quote(path)
+	if base := path[strings.LastIndex(path, "/")+1:]; name != base && !majorVersion(base) {
+		spec = name + " " + spec
+	}
 	var last *ast.GenDecl
 	for _, d := range file.Decls {
 		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
@@ -98,4 +102,18 @@ func LookupAt(pass *analysis.Pass, file *ast.File, name string, pos token.Pos) t
 func stdlib(path string) bool {
 	first, _, _ := strings.Cut(path, "/")
 	return !strings.Contains(first, ".")
+}
+
+// majorVersion reports whether elem is a module path's major version
+// suffix: v2, v9, v10.
+func majorVersion(elem string) bool {
+	if len(elem) < 2 || elem[0] != 'v' {
+		return false
+	}
+	for _, r := range elem[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,399 @@
+// Package tokenfix builds the fix for a lock whose value every holder
+// shares (a constant such as "1"), acquired and released in one function:
+// the acquire writes a random token made for this acquisition, kept in a
+// new local variable, and each release deletes the key only while it still
+// holds that token.
+//
+// The fix is one plan per acquire, shared through the package's redisops
+// result: LV204 offers it at the value and LV201 at each release, and
+// their edits are identical, so applied together they coalesce.
+package tokenfix
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"go/version"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockvet/lockvet/passes/internal/astx"
+	"github.com/lockvet/lockvet/passes/internal/fixes"
+	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// Plan is the fix for one acquire, or why there is none.
+type Plan struct {
+	Fix analysis.SuggestedFix
+	OK  bool
+	// Why says in a few words why there is no fix, when OK is false.
+	Why string
+}
+
+type planKey struct {
+	a    *redisops.Op
+	opts redisops.ReleaseOptions
+}
+
+// For returns the plan for the lock acquired by a: the same value for
+// every check of the package that asks.
+func For(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redisops.ReleaseOptions) *Plan {
+	return res.Shared(planKey{a, opts}, func() any { return build(pass, res, a, opts) }).(*Plan)
+}
+
+func no(why string) *Plan { return &Plan{Why: why} }
+
+func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redisops.ReleaseOptions) *Plan {
+	info := pass.TypesInfo
+	if a.Kind != redisops.Acquire || a.Value == nil || a.Func == nil || a.Func.Body == nil || len(a.Keys) != 1 {
+		return no("the acquire's value is not in the call")
+	}
+	file := res.FileIndex(pass).At(a.Call.Pos())
+	if file == nil || astx.InTest(pass.Fset, a.Call.Pos()) || ast.IsGenerated(file) {
+		return no("test or generated file")
+	}
+	value, ok := valueText(info, a)
+	if !ok {
+		return no("the value's type takes no string")
+	}
+
+	// The function's other ops on the key: deletes are rewritten,
+	// renewals stay (LV203 offers their fix once the token is in scope),
+	// anything else that reads or writes the value would see a new one.
+	var dels []*redisops.Op
+	for _, o := range res.Ops {
+		if o == a || o.Func == nil || o.Call.Pos() < a.Func.Node.Pos() || o.Call.End() > a.Func.Node.End() {
+			continue
+		}
+		same := false
+		for _, k := range o.Keys {
+			if keyid.Same(a.KeyForm(), o.FormOf(k)) {
+				same = true
+			}
+		}
+		if !same {
+			continue
+		}
+		switch o.Kind {
+		case redisops.Delete:
+			if o.Call.Pos() < a.Call.End() {
+				return no("a DEL of the key comes before the acquire")
+			}
+			dels = append(dels, o)
+		case redisops.Expire:
+		default:
+			return no(fmt.Sprintf("%s also uses the lock's value", o.Method))
+		}
+	}
+	if len(dels) == 0 {
+		return no("no release in the acquiring function")
+	}
+	for _, o := range res.Ops {
+		if o.Func == nil || o.Call.Pos() >= a.Func.Node.Pos() && o.Call.End() <= a.Func.Node.End() {
+			continue
+		}
+		switch o.Kind {
+		case redisops.Delete, redisops.Expire, redisops.Acquire:
+			continue
+		}
+		for _, k := range o.Keys {
+			if keyid.SameShape(a.KeyForm(), o.FormOf(k)) {
+				return no(fmt.Sprintf("%s in another function reads the lock's value", o.Method))
+			}
+		}
+	}
+
+	stmt, ok := insertion(a, dels)
+	if !ok {
+		return no("the releases are not in the block of the acquire")
+	}
+	name, ok := varName(pass, file, a, stmt)
+	if !ok {
+		return no("no free name for the token")
+	}
+	tokExpr, tokEdits, ok := tokenExpr(pass, res, file, a.Call.Pos())
+	if !ok {
+		return no("crypto/rand cannot be imported")
+	}
+
+	indent := fixes.Indent(pass, stmt.Pos())
+	edits := []analysis.TextEdit{
+		{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(name + " := " + tokExpr + "\n" + indent)},
+		fixes.Replace(a.Value, strings.ReplaceAll(value, "TOKEN", name)),
+	}
+	edits = append(edits, tokEdits...)
+	for _, d := range dels {
+		rels := d.Releases(pass, name, opts)
+		if len(rels) == 0 {
+			return no(fmt.Sprintf("the %s's reply is read in a way a script's cannot stand in for", d.Method))
+		}
+		edits = append(edits, rels[0].Edits...)
+	}
+	edits, ok = coalesce(edits)
+	if !ok {
+		return no("the edits overlap")
+	}
+	return &Plan{OK: true, Fix: analysis.SuggestedFix{
+		Message:   fmt.Sprintf("Acquire with a random token (%s) and release only while the key holds it", name),
+		TextEdits: edits,
+	}}
+}
+
+// valueText is the replacement of the acquire's value, with TOKEN for the
+// token variable: the token itself where a string fits, []byte(TOKEN)
+// where the value is a byte slice.
+func valueText(info *types.Info, a *redisops.Op) (string, bool) {
+	want := expectedType(info, a)
+	if want == nil {
+		return "", false
+	}
+	str := types.Typ[types.String]
+	if types.AssignableTo(str, want) {
+		return "TOKEN", true
+	}
+	if s, ok := want.Underlying().(*types.Slice); ok {
+		if b, ok := s.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
+			return "[]byte(TOKEN)", true
+		}
+	}
+	return "", false
+}
+
+// expectedType is the type the acquire's value is given to: the parameter
+// of the call it is an argument of, or the field of the composite literal
+// it is an element of. nil when neither.
+func expectedType(info *types.Info, a *redisops.Op) types.Type {
+	var want types.Type
+	v := a.Value
+	ast.Inspect(a.Call, func(n ast.Node) bool {
+		if want != nil || n == nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			sig, ok := info.TypeOf(n.Fun).(*types.Signature)
+			if !ok {
+				return true
+			}
+			for i, arg := range n.Args {
+				if arg != v {
+					continue
+				}
+				ps := sig.Params()
+				switch {
+				case sig.Variadic() && i >= ps.Len()-1:
+					if n.Ellipsis.IsValid() {
+						return false
+					}
+					want = ps.At(ps.Len() - 1).Type().(*types.Slice).Elem()
+				case i < ps.Len():
+					want = ps.At(i).Type()
+				}
+				return false
+			}
+		case *ast.CompositeLit:
+			st, ok := info.TypeOf(n).Underlying().(*types.Struct)
+			if !ok {
+				if p, isPtr := info.TypeOf(n).Underlying().(*types.Pointer); isPtr {
+					st, ok = p.Elem().Underlying().(*types.Struct)
+				}
+			}
+			if !ok {
+				return true
+			}
+			for _, e := range n.Elts {
+				kv, ok := e.(*ast.KeyValueExpr)
+				if !ok || kv.Value != v {
+					continue
+				}
+				if id, ok := kv.Key.(*ast.Ident); ok {
+					for i := range st.NumFields() {
+						if st.Field(i).Name() == id.Name {
+							want = st.Field(i).Type()
+						}
+					}
+				}
+				return false
+			}
+		}
+		return true
+	})
+	return want
+}
+
+// insertion finds where the token is declared: before the statement that
+// holds the acquire, in the innermost statement list that holds the
+// acquire and, after that statement, every release.
+func insertion(a *redisops.Op, dels []*redisops.Op) (ast.Stmt, bool) {
+	for c := range a.Cursor.Enclosing() {
+		if c.Node() == a.Func.Node {
+			break
+		}
+		stmts := astx.StmtList(c.Node())
+		i := slices.IndexFunc(stmts, func(s ast.Stmt) bool { return astx.Encloses(s, a.Call) })
+		if i < 0 {
+			continue
+		}
+		s := stmts[i]
+		all := true
+		for _, d := range dels {
+			if d.Call.Pos() < s.Pos() || d.Call.End() > stmts[len(stmts)-1].End() {
+				all = false
+			}
+		}
+		if all {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+// varName picks the token variable's name: "token", or "lockToken",
+// "token2", … when the function already uses the name or it means
+// something at the insertion. The n-th acquire of the function with a
+// plan starts at its own number, so that two plans in one function never
+// pick the same name.
+func varName(pass *analysis.Pass, file *ast.File, a *redisops.Op, stmt ast.Stmt) (string, bool) {
+	used := map[string]bool{}
+	ast.Inspect(a.Func.Node, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			used[id.Name] = true
+		}
+		return true
+	})
+	nth := 0
+	for _, o := range a.Func.Ops {
+		if o == a {
+			break
+		}
+		if o.Kind == redisops.Acquire {
+			nth++
+		}
+	}
+	for i := range 20 {
+		name := "token"
+		switch {
+		case i+nth == 1:
+			name = "lockToken"
+		case i+nth > 1:
+			name = fmt.Sprintf("token%d", i+nth)
+		}
+		if !used[name] && fixes.LookupAt(pass, file, name, stmt.Pos()) == nil {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// tokenExpr is the expression that makes a token at pos in file, with the
+// edits it needs: crypto/rand's Text from Go 1.24, else a call of a helper
+// declared at the end of the package's first file.
+func tokenExpr(pass *analysis.Pass, res *redisops.Result, file *ast.File, pos token.Pos) (string, []analysis.TextEdit, bool) {
+	v := pass.TypesInfo.FileVersions[file]
+	if v == "" {
+		v = pass.Pkg.GoVersion()
+	}
+	if v != "" && version.Compare(v, "go1.24") >= 0 {
+		for _, n := range []string{"rand", "crand"} {
+			if q, edits, ok := fixes.Import(pass, file, "crypto/rand", n, pos); ok {
+				return q + ".Text()", edits, true
+			}
+		}
+		return "", nil, false
+	}
+	h := res.Shared(helperKey{}, func() any { return planHelper(pass, res) }).(*helper)
+	if !h.ok || fixes.LookupAt(pass, file, h.name, pos) != h.obj {
+		return "", nil, false
+	}
+	return h.name + "()", h.edits, true
+}
+
+type helperKey struct{}
+
+// helper is the package-level function that makes tokens for modules
+// older than Go 1.24: the same for every plan of the package.
+type helper struct {
+	name  string
+	obj   types.Object // nil: declared by edits
+	edits []analysis.TextEdit
+	ok    bool
+}
+
+const helperDoc = `// %s returns a random value that identifies one acquisition of a lock:
+// a release deletes the lock only while it still holds this value.
+`
+
+func planHelper(pass *analysis.Pass, res *redisops.Result) *helper {
+	files := res.FileIndex(pass)
+	var host *ast.File
+	for i := range files.Len() {
+		f := files.File(i)
+		if astx.InTest(pass.Fset, f.Pos()) || ast.IsGenerated(f) {
+			continue
+		}
+		if host == nil || pass.Fset.File(f.Pos()).Name() < pass.Fset.File(host.Pos()).Name() {
+			host = f
+		}
+	}
+	if host == nil {
+		return &helper{}
+	}
+	name := "newLockToken"
+	for i := 2; pass.Pkg.Scope().Lookup(name) != nil; i++ {
+		name = fmt.Sprintf("newLockToken%d", i)
+	}
+	var edits []analysis.TextEdit
+	imp := func(path, base string, alts ...string) (string, bool) {
+		for _, n := range append([]string{base}, alts...) {
+			if q, e, ok := fixes.Import(pass, host, path, n, host.End()); ok {
+				edits = append(edits, e...)
+				return q, true
+			}
+		}
+		return "", false
+	}
+	rnd, ok1 := imp("crypto/rand", "rand", "crand")
+	hex, ok2 := imp("encoding/hex", "hex")
+	if !ok1 || !ok2 {
+		return &helper{}
+	}
+	body := fmt.Sprintf("\n\n"+helperDoc+"func %s() string {\n\tb := make([]byte, 16)\n\tif _, err := %s.Read(b); err != nil {\n\t\tpanic(err)\n\t}\n\treturn %s.EncodeToString(b)\n}\n",
+		name, name, rnd, hex)
+	edits = append(edits, analysis.TextEdit{Pos: host.End(), End: host.End(), NewText: []byte(body)})
+	return &helper{name: name, edits: edits, ok: true}
+}
+
+// coalesce sorts edits, drops duplicates, and joins insertions at one
+// position (in the order given); ok is false when two edits overlap.
+func coalesce(edits []analysis.TextEdit) ([]analysis.TextEdit, bool) {
+	var out []analysis.TextEdit
+	for _, e := range edits {
+		if e.End == token.NoPos {
+			e.End = e.Pos
+		}
+		dup := false
+		for i, o := range out {
+			switch {
+			case o.Pos == e.Pos && o.End == e.End && string(o.NewText) == string(e.NewText):
+				dup = true
+			case o.Pos == o.End && e.Pos == e.End && o.Pos == e.Pos:
+				out[i].NewText = append(slices.Clip(o.NewText), e.NewText...)
+				dup = true
+			}
+		}
+		if !dup {
+			out = append(out, e)
+		}
+	}
+	slices.SortStableFunc(out, func(x, y analysis.TextEdit) int { return int(x.Pos) - int(y.Pos) })
+	for i := 1; i < len(out); i++ {
+		if out[i].Pos < out[i-1].End {
+			return nil, false
+		}
+	}
+	return out, true
+}
