@@ -382,6 +382,9 @@ func (c *checker) flow(a *redisops.Op, out redisops.Outcome) {
 		return
 	}
 	d := analysis.Diagnostic{Pos: a.Call.Pos(), End: out.Expr.End(), Message: msg}
+	if fix := c.failClosedFix(f, pick); fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
 	if pick.kind == retTrue || pick.kind == retNil {
 		d.Related = []analysis.RelatedInformation{{Pos: pick.node.Pos(), End: pick.node.End(), Message: "returns acquired here"}}
 	} else {

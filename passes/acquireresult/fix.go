@@ -275,3 +275,24 @@ func (c *checker) failReturn(a *redisops.Op, err string) (string, bool) {
 	}
 	return "", false
 }
+
+// failClosedFix builds the fix for a return of true (acquired) that only a
+// failed acquire reaches: it returns false instead, and, where the function
+// also returns an error and returns nil there, the acquire's error. A
+// return also reached by an acquired or a busy outcome is not changed: its
+// true may be right on those paths.
+func (c *checker) failClosedFix(f *flow, pick *sink) *analysis.SuggestedFix {
+	ret, ok := pick.node.(*ast.ReturnStmt)
+	if !ok || pick.kind != retTrue || pick.s != failed || f.boolIdx < 0 || len(ret.Results) != f.nres {
+		return nil
+	}
+	edits := []analysis.TextEdit{fixes.Replace(ret.Results[f.boolIdx], "false")}
+	if f.errIdx >= 0 && f.isNil(ret.Results[f.errIdx]) {
+		errID, ok := f.out.Err.(*ast.Ident)
+		if !ok || !fixes.InScopeAt(c.pass.TypesInfo, c.pass.Pkg, errID, ret.Pos()) {
+			return nil
+		}
+		edits = append(edits, fixes.Replace(ret.Results[f.errIdx], errID.Name))
+	}
+	return &analysis.SuggestedFix{Message: "Return false (not acquired) when the acquire fails", TextEdits: edits}
+}
