@@ -44,6 +44,7 @@ import (
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/guard"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
@@ -263,30 +264,19 @@ func hasLockKey(locks *lockid.Locks, d *redisops.Op) bool {
 // the statement is kept, with the DEL replaced by an owner-checked
 // release, and the if around it goes.
 func suggest(pass *analysis.Pass, cfg *lvconfig.Config, d *redisops.Op, c *guard.Compare) []analysis.SuggestedFix {
-	ifs := c.Fact.If
-	if !c.Inline || !c.Fact.True || ifs.Init != nil || ifs.Else != nil || ast.Unparen(ifs.Cond) != c.Cmp ||
-		len(ifs.Body.List) != 1 || d.Func == nil {
+	if d.Func == nil {
 		return nil
 	}
-	stmt := ifs.Body.List[0]
-	if d.Call.Pos() < stmt.Pos() || d.Call.End() > stmt.End() {
-		return nil
-	}
-	// Unwrapping `if … { return … }` would make what follows the if
-	// unreachable (go vet reports it); only the last statement may.
-	switch stmt.(type) {
-	case *ast.ReturnStmt, *ast.BranchStmt:
-		if !lastInBlock(d.Func.Body, ifs) {
+	// if rdb.Get(ctx, key).Val() == token { rdb.Del(ctx, key) } loses the
+	// if; in every other shape (the reply kept in a variable, its error
+	// handled first, the DEL after an early return on a mismatch) only the
+	// DEL changes, and the GET and the compare before it stay as a
+	// pre-check: the delete itself compares.
+	unwrap, ok := unwrapInline(pass, d, c)
+	if !ok {
+		if !fixes.InScopeAt(pass.TypesInfo, pass.Pkg, c.Token, d.Call.Pos()) || tokenChanged(pass, d, c) {
 			return nil
 		}
-	}
-	// Nothing declared outside may lose its last use with the condition.
-	if fixes.Orphans(d.Func, pass.TypesInfo, d.Func.Body, ifs.Cond.Pos(), ifs.Cond.End(), c.Token) {
-		return nil
-	}
-	unwrap, ok := unwrapIf(pass, ifs, stmt)
-	if !ok {
-		return nil
 	}
 	var out []analysis.SuggestedFix
 	for _, rel := range d.Releases(pass, fixes.Text(pass.Fset, c.Token), redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4)}) {
@@ -299,20 +289,55 @@ func suggest(pass *analysis.Pass, cfg *lvconfig.Config, d *redisops.Op, c *guard
 	return out
 }
 
+// unwrapInline returns the edits that remove the if around the delete d
+// when the if's condition is the compare c of the GET's reply read in
+// place, and its body the delete alone.
+func unwrapInline(pass *analysis.Pass, d *redisops.Op, c *guard.Compare) ([]analysis.TextEdit, bool) {
+	ifs := c.Fact.If
+	if !c.Inline || !c.Fact.True || ifs.Init != nil || ifs.Else != nil || ast.Unparen(ifs.Cond) != c.Cmp ||
+		len(ifs.Body.List) != 1 {
+		return nil, false
+	}
+	stmt := ifs.Body.List[0]
+	if d.Call.Pos() < stmt.Pos() || d.Call.End() > stmt.End() {
+		return nil, false
+	}
+	// Unwrapping `if … { return … }` would make what follows the if
+	// unreachable (go vet reports it); only the last statement may.
+	switch stmt.(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		if !lastInBlock(d.Func.Body, ifs) {
+			return nil, false
+		}
+	}
+	// Nothing declared outside may lose its last use with the condition.
+	if fixes.Orphans(d.Func, pass.TypesInfo, d.Func.Body, ifs.Cond.Pos(), ifs.Cond.End(), c.Token) {
+		return nil, false
+	}
+	return unwrapIf(pass, ifs, stmt)
+}
+
+// tokenChanged reports whether a variable the compared token is read from
+// is assigned between the compare and the delete.
+func tokenChanged(pass *analysis.Pass, d *redisops.Op, c *guard.Compare) bool {
+	changed := false
+	ast.Inspect(c.Token, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := pass.TypesInfo.Uses[id].(*types.Var); ok && astx.AssignedBetween(pass.TypesInfo, d.Func.Body, v, c.Token.End(), d.Call.Pos()) {
+				changed = true
+			}
+		}
+		return !changed
+	})
+	return changed
+}
+
 // lastInBlock reports whether s is the last statement of the statement list
 // that holds it in body.
 func lastInBlock(body *ast.BlockStmt, s ast.Stmt) bool {
 	last := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		var list []ast.Stmt
-		switch n := n.(type) {
-		case *ast.BlockStmt:
-			list = n.List
-		case *ast.CaseClause:
-			list = n.Body
-		case *ast.CommClause:
-			list = n.Body
-		}
+		list := astx.StmtList(n)
 		if len(list) > 0 && list[len(list)-1] == s {
 			last = true
 		}

@@ -246,18 +246,7 @@ func planUnlock(pass *analysis.Pass, res *Result, g goRedis, ctor *types.Func, i
 	// A package that uses several client packages gets one variable per
 	// client: unlockScriptV8, unlockScriptV9, ….
 	base := "unlockScript"
-	clients := map[string]bool{}
-	for _, f := range scan.byName {
-		if !inTest && isTestFile(pass, f) {
-			continue
-		}
-		for _, spec := range f.Imports {
-			if p, err := strconv.Unquote(spec.Path.Value); err == nil && goRedisPaths[p] != "" {
-				clients[p] = true
-			}
-		}
-	}
-	if len(clients) > 1 {
+	if scriptClients(pass, scan.byName, inTest) > 1 {
 		fam := goRedisPaths[ctor.Pkg().Path()]
 		fam = fam[strings.LastIndex(fam, "/")+1:]
 		base += strings.ToUpper(fam[:1]) + fam[1:]

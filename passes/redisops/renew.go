@@ -208,16 +208,26 @@ func planHost(pass *analysis.Pass, scan *pkgScan, pkg *types.Package, inTest boo
 		}
 		h.qual, h.importEdits = n+".", addImport(h.host, pkg.Path())
 	}
+	h.clients = scriptClients(pass, files, inTest)
+	return h
+}
+
+// scriptClients counts the client packages with script objects that
+// files (test files only when inTest) import: a package that uses several
+// gets one script variable per client, named after it.
+func scriptClients(pass *analysis.Pass, files []*ast.File, inTest bool) int {
 	clients := map[string]bool{}
 	for _, f := range files {
+		if !inTest && isTestFile(pass, f) {
+			continue
+		}
 		for _, spec := range f.Imports {
-			if p, err := strconv.Unquote(spec.Path.Value); err == nil && (goRedisPaths[p] != "" || redigoPaths[p] != "") {
+			if p, err := strconv.Unquote(spec.Path.Value); err == nil && (goRedisPaths[p] != "" || redigoPaths[p] != "" || p == rueidisNative.path || p == valkeyNative.path) {
 				clients[p] = true
 			}
 		}
 	}
-	h.clients = len(clients)
-	return h
+	return len(clients)
 }
 
 // addImport returns the edit that imports path into file: a group of its
