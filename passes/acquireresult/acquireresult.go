@@ -65,7 +65,9 @@ the same bug.`,
 	Fix: `Read both the value and the error and tell the three outcomes apart: an
 error that is not the busy reply is a failure (return it, fail closed); a
 false value or redis.Nil is busy (return "not acquired"). The suggested fix
-adds the missing branch when the function's results say what to return.`,
+adds the missing branch when the function's results say what to return,
+and turns a return of true that only a failed acquire reaches into a
+return of false (with the error, when the function returns one).`,
 	Bad: `if err := rdb.SetNX(ctx, key, token, ttl).Err(); err != nil {
 	return false, err
 }

@@ -29,7 +29,10 @@
 // replaces an if statement of the form if rdb.Get(ctx, key).Val() == token {
 // rdb.Del(ctx, key) } by a run of the script (declared once per package, or an
 // equivalent one reused); configured for Redis 8.4+, it offers DelExArgs
-// first. memcached has no scripts: with gomemcache, Get the item, compare its Value
+// first. In the other shapes (the GET's reply kept in a variable, its error
+// handled first, the DEL after an early return on a mismatch) it replaces the
+// DEL alone by the script with the compared token, and the GET and compare
+// before it stay as a pre-check. memcached has no scripts: with gomemcache, Get the item, compare its Value
 // with the token, and CompareAndSwap it with Expiration -1 (it fails if the
 // item changed after the Get). lockvet reports a gomemcache Get/compare/Delete without a
 // fix, because that rewrite returns errors (ErrCASConflict) Delete never did.

@@ -69,7 +69,14 @@ check whose token argument is a constant.`,
 	Fix: `Write a random token per acquisition (16 or more bytes from crypto/rand,
 hex-encoded), keep it with the lock (a variable, a field of the lock value),
 and pass it to the compare-and-delete release and the compare-and-pexpire
-renewal. No automatic fix is offered: the token has to reach the release.`,
+renewal. When the lock is released in the function that acquires it, the
+suggested fix does this: it declares token := rand.Text() before the
+acquire (a newLockToken helper, declared once in the package, for modules
+older than Go 1.24), writes it as the value, and turns each DEL of the key
+there into the compare-and-delete script (LV201 offers the same fix at each
+DEL). There is no fix when the release is in another function (the token
+would have to be returned and passed), or when code reads the lock's value
+and compares it with the constant.`,
 	Bad: `ok, err := rdb.SetNX(ctx, key, "locked", ttl).Result()
 // …
 rdb.Del(ctx, key)`,
