@@ -67,7 +67,11 @@ error that is not the busy reply is a failure (return it, fail closed); a
 false value or redis.Nil is busy (return "not acquired"). The suggested fix
 adds the missing branch when the function's results say what to return,
 and turns a return of true that only a failed acquire reaches into a
-return of false (with the error, when the function returns one).`,
+return of false (with the error, when the function returns one). A reply
+conversion that fails on the acquire's success reply (redigo's
+redis.String on SETNX's 1) never sees the lock acquired: read the reply
+with one that accepts it (a string for a status reply such as OK, an
+integer for 1 or 0).`,
 	Bad: `if err := rdb.SetNX(ctx, key, token, ttl).Err(); err != nil {
 	return false, err
 }
@@ -118,40 +122,35 @@ func (c *checker) check(a *redisops.Op, out redisops.Outcome) {
 	switch {
 	case out.Read == redisops.ReadNone && out.Busy == redisops.ErrOnly:
 		if rel, ok := c.lock(a, out); ok {
-			c.report(a, out, rel, nil, fmt.Sprintf("the error of %s is discarded: it is the only sign that the lock was not taken, so when another process holds it or the acquire fails "+
-				"the code goes on without the lock; stop when the error is not nil", a.Method))
+			c.report(a, out, rel, nil, fmt.Sprintf("the error of %s is discarded, and it is the only sign the lock was not taken; stop when it is not nil", a.Method))
 		}
 		return
 	case out.Read == redisops.ReadNone:
 		if rel, ok := c.lock(a, out); ok {
-			c.report(a, out, rel, nil, fmt.Sprintf("the reply of %s is discarded: the code goes on as if it held the lock even when another process holds it or the command failed; "+
-				"read whether the key was set and stop when it was not", a.Method))
+			c.report(a, out, rel, nil, fmt.Sprintf("the reply of %s is discarded, so the code runs without the lock when it is busy or failed; stop when the key was not set", a.Method))
 		}
 		return
 	case out.Busy == redisops.BusyNever:
 		if rel, ok := c.lock(a, out); ok {
-			c.report(a, out, rel, nil, fmt.Sprintf("%s fails on the reply %s gives when it sets the key, so this code never sees the lock acquired: every call ends as an error or as busy and the work never runs; "+
-				"read the reply with a conversion that accepts it (a string for a status reply such as OK, an integer for 1 or 0)", fixes.Text(c.pass.Fset, out.Accessor.Fun), a.Method))
+			c.report(a, out, rel, nil, fmt.Sprintf("%s fails on the reply %s gives when it sets the key, so the lock is never acquired and the work never runs; use a conversion that accepts it", fixes.Text(c.pass.Fset, out.Accessor.Fun), a.Method))
 		}
 		return
 	case busyInValue(out.Busy) && out.Read == redisops.ReadErr:
 		if rel, ok := c.lock(a, out); ok {
-			form, check, stop := "false", "the bool", "it is false"
+			form, check := "false", "the bool"
 			switch out.Busy {
 			case redisops.BusyNil:
-				form, check, stop = "a nil reply", "the reply", "it is nil"
+				form, check = "a nil reply", "the reply"
 			case redisops.BusyZero:
-				form, check, stop = "0", "the reply", "it is 0"
+				form, check = "0", "the reply"
 			}
-			c.report(a, out, rel, c.checkBoolFix(a, out), fmt.Sprintf("only the error of %s is checked: a lock held by another process comes back as %s with a nil error, "+
-				"so this code runs as if it had acquired it; check %s as well and stop when %s", a.Method, form, check, stop))
+			c.report(a, out, rel, c.checkBoolFix(a, out), fmt.Sprintf("only the error of %s is checked: a held lock is %s with a nil error, so this runs without the lock; check %s too", a.Method, form, check))
 		}
 		return
 	case out.Busy == redisops.BusyErr && out.Read == redisops.ReadErr:
 		if sentinel, ok := c.onlyBusy(a, out); ok {
 			if rel, ok := c.lock(a, out); ok {
-				c.report(a, out, rel, c.failFix(a, out), fmt.Sprintf("only the busy reply of %s (%s) is handled: any other error, such as a timeout or a lost connection, "+
-					"falls through as acquired and the work runs without the lock; return the error after the busy check", a.Method, fixes.Text(c.pass.Fset, sentinel)))
+				c.report(a, out, rel, c.failFix(a, out), fmt.Sprintf("only the busy reply of %s (%s) is handled: other errors (a timeout) fall through as acquired; return them after the busy check", a.Method, fixes.Text(c.pass.Fset, sentinel)))
 			}
 			return
 		}
@@ -366,16 +365,11 @@ func (c *checker) flow(a *redisops.Op, out redisops.Outcome) {
 			msg = text
 		}
 	}
-	choose(retTrue, failed, fmt.Sprintf("when %s fails, this path returns true (acquired): while Redis is unreachable every caller takes the lock at once; "+
-		"return false with the error (fail closed)", a.Method))
-	choose(retNil, failed, fmt.Sprintf("when %s fails, this path returns a nil error, which the caller takes for acquired (busy is an error here): while Redis is unreachable every caller takes the lock at once; "+
-		"return the error (fail closed)", a.Method))
-	choose(release, failed, fmt.Sprintf("when %s fails, this path still runs the critical section and reaches the release: the work runs without the lock; "+
-		"stop on the error before the work", a.Method))
-	choose(retTrue, busy, fmt.Sprintf("when %s finds the lock held by another process, this path still returns true (acquired) and two holders run at once; "+
-		"return false when the key was not set", a.Method))
-	choose(release, busy, fmt.Sprintf("when %s finds the lock held by another process, this path still runs the critical section and reaches the release; "+
-		"stop when the key was not set", a.Method))
+	choose(retTrue, failed, fmt.Sprintf("when %s fails, this path returns true (acquired): in an outage every caller takes the lock; return false with the error", a.Method))
+	choose(retNil, failed, fmt.Sprintf("when %s fails, this path returns a nil error, read as acquired: in an outage every caller takes the lock; return the error", a.Method))
+	choose(release, failed, fmt.Sprintf("when %s fails, this path still runs the work and the release without the lock; stop on the error", a.Method))
+	choose(retTrue, busy, fmt.Sprintf("when %s finds the lock busy, this path still returns true (acquired): two holders run at once; return false", a.Method))
+	choose(release, busy, fmt.Sprintf("when %s finds the lock busy, this path still runs the work and the release; stop when the key was not set", a.Method))
 	if pick == nil {
 		return
 	}

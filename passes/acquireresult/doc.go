@@ -21,7 +21,11 @@
 // false value or redis.Nil is busy (return "not acquired"). The suggested fix
 // adds the missing branch when the function's results say what to return,
 // and turns a return of true that only a failed acquire reaches into a
-// return of false (with the error, when the function returns one).
+// return of false (with the error, when the function returns one). A reply
+// conversion that fails on the acquire's success reply (redigo's
+// redis.String on SETNX's 1) never sees the lock acquired: read the reply
+// with one that accepts it (a string for a status reply such as OK, an
+// integer for 1 or 0).
 //
 // Reported:
 //

@@ -72,7 +72,9 @@ constant, a key or function named like a lock. A one-time code (an SMS or
 e-mail verification code) read, compared with the user's input and deleted
 has the same shape and is not a lock. Inside WATCH the DEL is safe only in
 MULTI/EXEC: go-redis' Tx.Pipelined and Tx.Pipeline send it as a plain
-pipeline, which the WATCH does not guard, and are reported.`,
+pipeline, which the WATCH does not guard, and are reported. A compared
+value that is a constant is the same for every holder: the lock needs a
+random token too (LV204).`,
 	Fix: `Compare and delete in one step on the server: a Lua compare-and-delete
 script (redis.NewScript), or, on Redis 8.4 and later with a go-redis that
 has it, DelExArgs with Mode "IFEQ". WATCH key, GET, then DEL inside
@@ -144,16 +146,16 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 			continue
 		}
 		key := fixes.Text(pass.Fset, c.Get.Key())
-		msg := fmt.Sprintf("%s of %s after a GET compared its value in a separate round trip: if the lock expires and another process takes it between the two, this deletes their lock; compare and delete in one step",
-			d.Method, key)
-		if how := d.Advice(redisops.AdviseRelease); how != "" {
-			msg += " (" + how + ")"
+		how := "compare and delete in one step"
+		if s := d.Advice(redisops.AdviseRelease); s != "" {
+			how = s
 		}
-		if how := d.Advice(redisops.AdviseInTx); how != "" {
-			msg += "; " + how
+		if s := d.Advice(redisops.AdviseInTx); s != "" {
+			how = s
 		}
+		msg := fmt.Sprintf("%s of %s after a separate GET compare can delete another holder's lock; %s", d.Method, key, how)
 		if constToken {
-			msg += fmt.Sprintf("; the compared value %s is the same for every holder, so give the lock a random token (see LV204)", fixes.Text(pass.Fset, c.Token))
+			msg += fmt.Sprintf("; %s is shared by every holder (LV204)", fixes.Text(pass.Fset, c.Token))
 		}
 		diag := analysis.Diagnostic{
 			Pos:     d.Call.Pos(),
@@ -192,10 +194,10 @@ func reportHelper(pass *analysis.Pass, res *redisops.Result, locks *lockid.Locks
 		if !hasLockKey(locks, d) && locks.Of(c.Get, c.Get.Key()) == nil && (constToken || !lockid.Named(info, c.Get)) {
 			continue
 		}
-		msg := fmt.Sprintf("%s deletes %s (%s) after a GET compared its value in a separate round trip: if the lock expires and another process takes it between the two, this deletes their lock; compare and delete in one step",
+		msg := fmt.Sprintf("%s deletes %s (%s) after a separate GET compare, so it can delete another holder's lock; compare and delete in one step",
 			fixes.Text(pass.Fset, call.Fun), fixes.Text(pass.Fset, c.Get.Key()), d.Method)
 		if constToken {
-			msg += fmt.Sprintf("; the compared value %s is the same for every holder, so give the lock a random token (see LV204)", fixes.Text(pass.Fset, c.Token))
+			msg += fmt.Sprintf("; %s is shared by every holder (LV204)", fixes.Text(pass.Fset, c.Token))
 		}
 		r.Report(analysis.Diagnostic{
 			Pos:     call.Pos(),
@@ -224,17 +226,18 @@ func reportVia(pass *analysis.Pass, locks *lockid.Locks, r *report.Reporter, d *
 		return
 	}
 	a := lk.Acquire
-	msg := fmt.Sprintf("%s deletes lock key %s after a GET compared its value in a separate round trip (%s at %s)",
+	msg := fmt.Sprintf("%s deletes lock key %s (%s at %s) after a separate GET compare",
 		d.Via.Name, fixes.Text(pass.Fset, d.Key()), d.Via.Method, d.Via.Where)
+	acquired := "lock acquired here"
 	if a.Via != nil {
-		msg += fmt.Sprintf(", after %s acquired it (%s)", a.Via.Name, a.Via.Where)
+		acquired += fmt.Sprintf(", by %s (%s at %s)", a.Via.Name, a.Via.Method, a.Via.Where)
 	}
-	msg += fmt.Sprintf(": if the lock expires and another process takes it between the two, this deletes their lock; compare and delete in one step inside %s", d.Via.Name)
+	msg += ", so it can delete another holder's lock; compare and delete in one step inside it"
 	r.Report(analysis.Diagnostic{
 		Pos:     d.Call.Pos(),
 		End:     d.Call.End(),
 		Message: msg,
-		Related: []analysis.RelatedInformation{{Pos: a.Call.Pos(), End: a.Call.End(), Message: "lock acquired here"}},
+		Related: []analysis.RelatedInformation{{Pos: a.Call.Pos(), End: a.Call.End(), Message: acquired}},
 	})
 }
 

@@ -18,7 +18,9 @@
 // e-mail verification code) read, compared with the user's input and deleted
 // has the same shape and is not a lock. Inside WATCH the DEL is safe only in
 // MULTI/EXEC: go-redis' Tx.Pipelined and Tx.Pipeline send it as a plain
-// pipeline, which the WATCH does not guard, and are reported.
+// pipeline, which the WATCH does not guard, and are reported. A compared
+// value that is a constant is the same for every holder: the lock needs a
+// random token too (LV204).
 //
 // # How to fix
 //

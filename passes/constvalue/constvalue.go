@@ -61,11 +61,15 @@ release deletes the key only when it still holds the value this process
 wrote, and a safe renewal extends it only then. When every holder writes
 the same value (a constant such as "1", true or "locked", the key itself,
 or the process ID, which repeats across hosts and containers and is shared
-by every goroutine of a process), no check can tell this process's lock from
+by every goroutine of a process; in containers it is often 1), no check can tell this process's lock from
 the one another process took after this one's TTL ran out. Releasing or
 renewing it then deletes or extends the other process's lock, and even a
 compare-and-delete script compares equal. The same holds for a Lua owner
-check whose token argument is a constant.`,
+check whose token argument is a constant: it matches another holder's lock
+whenever that holder wrote the same value, and never this holder's when the
+acquire wrote its own token. Converting an integer to a string (string(n))
+gives a one-character string (a rune, not digits), shared by every holder
+with the same number.`,
 	Fix: `Write a random token per acquisition (16 or more bytes from crypto/rand,
 hex-encoded), keep it with the lock (a variable, a field of the lock value),
 and pass it to the compare-and-delete release and the compare-and-pexpire
@@ -200,7 +204,7 @@ func (c *checker) reportTokens(ix *useIndex, reported map[*redisops.Op]bool) {
 		c.r.Report(analysis.Diagnostic{
 			Pos: tok.Pos(),
 			End: tok.End(),
-			Message: fmt.Sprintf("the owner check of lock %s compares it with %s, a value every caller passes: it %s another holder's lock whenever that holder wrote the same value, and never this holder's when the acquire wrote its own token; pass the token the lock was acquired with (random per acquisition, from crypto/rand)",
+			Message: fmt.Sprintf("the owner check of lock %s compares it with %s, a value every caller passes, so it %s other holders' locks; pass the lock's token",
 				fixes.Text(c.pass.Fset, s.Key()), c.describe(tok), u.verb),
 			Related: []analysis.RelatedInformation{{Pos: lk.Acquire.Call.Pos(), End: lk.Acquire.Call.End(), Message: "lock acquired here"}},
 		})
@@ -503,21 +507,21 @@ func (c *checker) reportAcquire(a *redisops.Op, why shared, uses []use) {
 	switch why {
 	case constVal:
 		if tv := c.pass.TypesInfo.Types[ast.Unparen(a.Value)]; tv.Value != nil || tv.IsNil() {
-			value = fmt.Sprintf("the constant %s, the same for every holder", c.describe(a.Value))
+			value = fmt.Sprintf("the constant %s", c.describe(a.Value))
 		} else {
-			value = fmt.Sprintf("%s, a variable that only ever holds a constant, the same for every holder", c.describe(a.Value))
+			value = fmt.Sprintf("%s, a variable only ever holding a constant", c.describe(a.Value))
 		}
 	case theKey:
-		value = "its own key as the value, the same for every holder"
+		value = "its own key as the value"
 	case pid:
-		value = fmt.Sprintf("the process ID (%s) as the value, which repeats across hosts and containers (often 1) and is shared by every goroutine of the process", fixes.Text(c.pass.Fset, a.Value))
+		value = fmt.Sprintf("the process ID (%s), which repeats across hosts", fixes.Text(c.pass.Fset, a.Value))
 	case oneRune:
-		value = fmt.Sprintf("%s, a one-character string (converting an integer to a string yields a rune, not digits), shared by every holder with the same number", fixes.Text(c.pass.Fset, a.Value))
+		value = fmt.Sprintf("%s, a one-character string (a rune, not digits)", fixes.Text(c.pass.Fset, a.Value))
 	}
 	d := analysis.Diagnostic{
 		Pos: a.Value.Pos(),
 		End: a.Value.End(),
-		Message: fmt.Sprintf("lock %s is acquired with %s, and %s: no owner check can tell this process's lock from the one another process took after this one's TTL ran out; write a random per-acquisition token (16+ bytes from crypto/rand, hex-encoded) and keep it for the release",
+		Message: fmt.Sprintf("lock %s is acquired with %s and %s, so no owner check can tell holders apart; use a random token",
 			key, value, done),
 	}
 	if p := tokenfix.For(c.pass, c.res, a, redisops.ReleaseOptions{DelEx: c.cfg.RedisAtLeast(8, 4)}); p.OK {

@@ -8,11 +8,15 @@
 // wrote, and a safe renewal extends it only then. When every holder writes
 // the same value (a constant such as "1", true or "locked", the key itself,
 // or the process ID, which repeats across hosts and containers and is shared
-// by every goroutine of a process), no check can tell this process's lock from
+// by every goroutine of a process; in containers it is often 1), no check can tell this process's lock from
 // the one another process took after this one's TTL ran out. Releasing or
 // renewing it then deletes or extends the other process's lock, and even a
 // compare-and-delete script compares equal. The same holds for a Lua owner
-// check whose token argument is a constant.
+// check whose token argument is a constant: it matches another holder's lock
+// whenever that holder wrote the same value, and never this holder's when the
+// acquire wrote its own token. Converting an integer to a string (string(n))
+// gives a one-character string (a rune, not digits), shared by every holder
+// with the same number.
 //
 // # How to fix
 //

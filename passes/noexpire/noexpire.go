@@ -88,8 +88,7 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		r.Report(analysis.Diagnostic{
 			Pos: a.Call.Pos(),
 			End: a.Call.End(),
-			Message: fmt.Sprintf("lock %s is acquired by %s with no TTL and nothing expires it: a holder that dies before the release leaves it held forever; "+
-				"%s; make the TTL 3-5x the p99 duration of the guarded work, and give the work its own timeout below the TTL%s",
+			Message: fmt.Sprintf("lock %s is acquired by %s with no TTL and nothing expires it: a dead holder keeps it forever; %s%s",
 				fixes.Text(pass.Fset, a.Key()), a.Method, a.Advice(redisops.AdviseTTL), ownerCheck(pass, a, rel)),
 			Related: []analysis.RelatedInformation{related},
 		})
@@ -104,16 +103,10 @@ func ownerCheck(pass *analysis.Pass, a *redisops.Op, rel lockid.Release) string 
 	if rel.Checked {
 		return ""
 	}
-	how := rel.Op.Advice(redisops.AdviseRelease)
-	if how == "" {
-		how = "compare and delete in one step"
-	}
-	s := fmt.Sprintf("; once it has a TTL, the %s that releases it must check the owner too (%s): a holder slower than the TTL would otherwise delete the next holder's lock (LV201)",
-		rel.Op.Method, how)
 	if constval.Known(pass.TypesInfo, a.Value) {
-		s += fmt.Sprintf(", and that check needs a random token in place of the constant %s (LV204)", fixes.Text(pass.Fset, a.Value))
+		return fmt.Sprintf("; then its %s must check a random token (LV201, LV204)", rel.Op.Method)
 	}
-	return s
+	return fmt.Sprintf("; then its %s must check the owner (LV201)", rel.Op.Method)
 }
 
 // release finds the evidence that a takes a lock: an operation that later

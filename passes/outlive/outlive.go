@@ -449,9 +449,9 @@ func (c *checker) context(call *ast.CallExpr, d ast.Expr, name string) (finding,
 		return finding{}, false
 	}
 	if call.Pos() > c.a.Call.End() {
-		return c.timed(call, d, false, "the work under lock %[2]s gets %[1]s (context."+name+"), not less than the lock's TTL %[3]s")
+		return c.timed(call, d, false, "the work under lock %[2]s gets %[1]s (context."+name+"), not less than its TTL %[3]s")
 	}
-	f, ok := c.compare(call, d, true, "the context given %[1]s here (context."+name+"), before the lock is taken, carries the work under lock %[2]s, whose TTL is only %[3]s")
+	f, ok := c.compare(call, d, true, "the context given %[1]s here (context."+name+") before the lock is taken carries the work under lock %[2]s, whose TTL is %[3]s")
 	f.use = use
 	return f, ok
 }
@@ -582,8 +582,7 @@ func (c *checker) compare(at ast.Node, d ast.Expr, strict bool, format string) (
 		return finding{}, false
 	}
 	msg := fmt.Sprintf(format, c.ev.text(d, redisops.Duration, dv), fixes.Text(c.pass.Fset, c.a.Key()), c.ttlText) +
-		": the lock expires while this code still holds it, and another process takes it and runs the same critical section; " +
-		"make the work's timeout shorter than the TTL (and the TTL 3-5x the work's p99), or renew the lock while the work runs"
+		": the lock may expire mid-work; shorten it or renew the lock"
 	return finding{at: at, msg: msg}, true
 }
 

@@ -38,7 +38,7 @@ func (o *Op) Advice(a Advice) string {
 	}
 	if o.TTLUnit == NoUnit {
 		// No TTL parameter: INCR, a declared wrapper without one.
-		return "use one SET that carries the TTL (SET key value NX PX ttl)"
+		return "use SET key value NX PX ttl"
 	}
 	return "pass the TTL to " + o.Method
 }

@@ -146,7 +146,7 @@ func (goRedis) advice(o *Op, a Advice) string {
 	}
 	switch name := sel.Sel.Name; name {
 	case "Pipelined", "Pipeline":
-		return "inside Watch, " + name + " sends it outside MULTI/EXEC, so the WATCH guards nothing; queue it with Tx" + name
+		return name + " inside Watch bypasses MULTI/EXEC and the WATCH; use Tx" + name
 	}
 	return ""
 }

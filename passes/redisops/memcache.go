@@ -456,12 +456,12 @@ func (memcache) advice(o *Op, a Advice) string {
 	switch a {
 	case AdviseTTL:
 		if o.Method == "Add" {
-			return "set Expiration (seconds) in the Item passed to Add"
+			return "set the Expiration (seconds) of the Item"
 		}
 	case AdviseRelease:
-		return "memcached has no scripts: Get the item, compare its Value with the token, and CompareAndSwap it with Expiration -1, which fails if the item changed after the Get"
+		return "Get, compare Value, then CompareAndSwap with Expiration -1"
 	case AdviseRenew:
-		return "memcached has no scripts: Get the item, compare its Value with the token, and CompareAndSwap it with the new Expiration, which fails if the item changed after the Get"
+		return "Get, compare Value, then CompareAndSwap with the new Expiration"
 	}
 	return ""
 }

@@ -889,16 +889,16 @@ func (redigo) runScript(pass *analysis.Pass, o *Op, v string, keys, args []strin
 // advice: SETNX takes no TTL; the one-step acquire is SET with NX and PX.
 func (redigo) advice(o *Op, a Advice) string {
 	if a == AdviseInTx && o.Scope.InWatch && o.Scope.Kind == Pipeline {
-		return `commands sent after WATCH without MULTI are not guarded by it; Send("MULTI") before them and end with Do("EXEC")`
+		return `WATCH does not guard commands sent without MULTI; Send("MULTI") first, Do("EXEC") last`
 	}
 	if a != AdviseTTL {
 		return ""
 	}
 	switch o.Method {
 	case "SETNX":
-		return `use one SET that carries the TTL: Do("SET", key, value, "NX", "PX", ms)`
+		return `use Do("SET", k, v, "NX", "PX", ms)`
 	case "SET":
-		return `add the TTL to the SET: Do("SET", key, value, "NX", "PX", ms)`
+		return `add "PX", ms to the SET`
 	}
 	return ""
 }

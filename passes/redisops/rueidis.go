@@ -810,16 +810,16 @@ func durationCount(info *types.Info, e ast.Expr, unit time.Duration) ast.Expr {
 // Nx and PxMilliseconds (or ExSeconds).
 func (rueidisClient) advice(o *Op, a Advice) string {
 	if a == AdviseInTx && o.Scope.InWatch && o.Scope.Kind == Pipeline {
-		return "DoMulti without MULTI and EXEC is a pipeline, which the WATCH does not guard; put B().Multi() first and B().Exec() last"
+		return "WATCH does not guard DoMulti without MULTI; put B().Multi() first, B().Exec() last"
 	}
 	if a != AdviseTTL {
 		return ""
 	}
 	switch o.Method {
 	case "SETNX":
-		return "use one SET that carries the TTL: B().Set().Key(key).Value(value).Nx().PxMilliseconds(ms)"
+		return "use B().Set()….Nx().PxMilliseconds(ms)"
 	case "SET":
-		return "add the TTL to the SET: ….Nx().PxMilliseconds(ms)"
+		return "add .PxMilliseconds(ms) to the SET"
 	}
 	return ""
 }

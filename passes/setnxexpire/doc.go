@@ -3,8 +3,8 @@
 // Package setnxexpire defines LV101: lock acquired without a TTL and expired
 // in a second command.
 //
-// SETNX (or SetNX with a zero TTL, SET NX without EX/PX, GETSET) followed by
-// EXPIRE on the same key takes two round trips. A process that dies between
+// SETNX (or SetNX with a zero TTL, SET NX without EX/PX, GETSET, which
+// clears the key's TTL) followed by EXPIRE on the same key takes two round trips. A process that dies between
 // them (a crash, an OOM kill, a rolling restart) leaves the key with no TTL:
 // the lock is never released and every later caller waits forever. INCR used
 // as a lock (only the caller whose reply is 1 goes on, however the reply is

@@ -23,8 +23,8 @@ var Rule = &rules.Rule{
 	ID:    "LV101",
 	Name:  "setnxexpire",
 	Title: "lock acquired without a TTL and expired in a second command",
-	Why: `SETNX (or SetNX with a zero TTL, SET NX without EX/PX, GETSET) followed by
-EXPIRE on the same key takes two round trips. A process that dies between
+	Why: `SETNX (or SetNX with a zero TTL, SET NX without EX/PX, GETSET, which
+clears the key's TTL) followed by EXPIRE on the same key takes two round trips. A process that dies between
 them (a crash, an OOM kill, a rolling restart) leaves the key with no TTL:
 the lock is never released and every later caller waits forever. INCR used
 as a lock (only the caller whose reply is 1 goes on, however the reply is
@@ -130,18 +130,16 @@ func isLock(pass *analysis.Pass, locks *lockid.Locks, a *redisops.Op) bool {
 func reportPair(pass *analysis.Pass, r *report.Reporter, f *redisops.Func, a, e *redisops.Op, lock bool) {
 	key := fixes.Text(pass.Fset, a.Key())
 	// The words for a lock, and for a key that is not known to be one.
-	acquired, held, related := "acquired", "the lock with no TTL, held forever", "lock acquired here without a TTL"
-	takeOver := "take over with one SET that carries the TTL"
+	acquired, held, related := "acquired", "the lock held forever", "lock acquired here without a TTL"
 	if !lock {
-		acquired, held, related = "wrote", "the key with no TTL, kept forever", "key written here without a TTL"
-		takeOver = "write the value and the TTL with one SET"
+		acquired, held, related = "wrote", "the key with no TTL", "key written here without a TTL"
 	}
 	var msg string
 	if a.Kind == redisops.GetSet {
-		msg = fmt.Sprintf("%s after %s: %s clears the TTL of %s, and a crash before %s leaves %s; %s",
-			e.Method, a.Method, a.Method, key, e.Method, held, takeOver)
+		msg = fmt.Sprintf("%s after %s, which clears the TTL of %s: a crash in between leaves %s; use one SET with the TTL",
+			e.Method, a.Method, key, held)
 	} else {
-		msg = fmt.Sprintf("%s after %s %s %s without a TTL: a crash between the two round trips leaves %s; %s",
+		msg = fmt.Sprintf("%s after %s %s %s without a TTL: a crash in between leaves %s; %s",
 			e.Method, a.Method, acquired, key, held, a.Advice(redisops.AdviseTTL))
 	}
 	d := analysis.Diagnostic{

@@ -6,7 +6,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -30,22 +29,15 @@ func (c *checker) durationCount(op *redisops.Op, e ast.Expr) {
 	if !primary(e) {
 		recv = "(" + text + ")"
 	}
-	unit, advice := "seconds", fmt.Sprintf("pass int64(%s / time.Second), or %s.Milliseconds() to the command's millisecond form (PX, PEXPIRE, PSETEX)", recv, recv)
+	unit, advice := "seconds", fmt.Sprintf("pass int64(%s / time.Second)", recv)
 	if op.TTLUnit == redisops.Millis {
 		unit, advice = "milliseconds", fmt.Sprintf("pass %s.Milliseconds()", recv)
-	}
-	what := "the write fails"
-	switch op.Kind {
-	case redisops.Acquire:
-		what = "the lock is never acquired"
-	case redisops.Expire:
-		what = "the key gets no TTL"
 	}
 	d := analysis.Diagnostic{
 		Pos: e.Pos(),
 		End: e.End(),
-		Message: fmt.Sprintf("TTL %s is a time.Duration where %s takes a whole number of %s: it is not converted, so it goes out as the client formats it (text such as \"30s\", which Redis rejects, so %s; or a count of nanoseconds); %s",
-			text, op.Method, unit, what, advice),
+		Message: fmt.Sprintf("TTL %s is a time.Duration where %s takes a whole number of %s, and goes out as \"30s\" or nanoseconds; %s",
+			text, op.Method, unit, advice),
 	}
 	var ns *int64
 	if tv := info.Types[e]; tv.Value != nil && tv.Value.Kind() == constant.Int {
@@ -159,8 +151,8 @@ func (c *checker) nanosCount(op *redisops.Op, e, x ast.Expr) {
 	c.r.Report(analysis.Diagnostic{
 		Pos: e.Pos(),
 		End: e.End(),
-		Message: fmt.Sprintf("TTL %s converts the time.Duration %s to an integer, a count of nanoseconds, where %s takes a whole number of %s: a 30s TTL goes out as 30000000000 %s (or wraps around in a 32-bit field); divide by the unit first (%s / %s), and keep a TTL below one %s from becoming 0",
-			fixes.Text(fset, e), xt, op.Method, unit, unit, xt, div, strings.TrimSuffix(unit, "s")),
+		Message: fmt.Sprintf("TTL %s is a count of nanoseconds where %s takes %s (30s becomes 30000000000); divide first: %s / %s",
+			fixes.Text(fset, e), op.Method, unit, xt, div),
 	})
 }
 
@@ -230,14 +222,11 @@ func (c *checker) crossed(op *redisops.Op, e ast.Expr) bool {
 	var msg string
 	switch {
 	case unit != op.TTLUnit && op.TTLUnit == redisops.Seconds:
-		msg = fmt.Sprintf("TTL %s is a count of milliseconds, where %s takes seconds: the key lives 1000 times longer than meant (a 30s TTL becomes 8h20m), so a lock whose holder dies stays held that long; "+
-			"pass a count of seconds (int64(ttl / time.Second))", text, op.Method)
+		msg = fmt.Sprintf("TTL %s is a count of milliseconds where %s takes seconds: the key lives 1000 times longer; pass int64(ttl / time.Second)", text, op.Method)
 	case unit != op.TTLUnit:
-		msg = fmt.Sprintf("TTL %s is a count of seconds, where %s takes milliseconds: the key lives a thousandth of what was meant (a 30s TTL becomes 30ms), so a lock expires under its holder and a second caller takes it; "+
-			"pass a count of milliseconds (Milliseconds())", text, op.Method)
+		msg = fmt.Sprintf("TTL %s is a count of seconds where %s takes milliseconds: the key lives a thousandth as long; pass ttl.Milliseconds()", text, op.Method)
 	case float && !isInteger(c.pass.TypesInfo.TypeOf(e)):
-		msg = fmt.Sprintf("TTL %s is a float64 of seconds, where %s takes a whole number of %s: it goes out as decimal text, and Redis rejects a TTL that is not a whole number (a 1.5s TTL), so the command fails; "+
-			"pass int64(ttl / time.Second)", text, op.Method, name[op.TTLUnit])
+		msg = fmt.Sprintf("TTL %s is a float64 of seconds where %s takes whole %s, and Redis rejects a fraction; pass int64(ttl / time.Second)", text, op.Method, name[op.TTLUnit])
 	default:
 		return false
 	}

@@ -26,7 +26,16 @@
 // keeps the key 1000 times longer, a count of seconds given to PX (int64(
 // ttl.Seconds())) a thousandth as long, and the float64 of ttl.Seconds() given
 // to EX goes out as decimal text that Redis rejects unless it is whole. EXPIRE
-// with a TTL of 0 or less deletes the key at once.
+// with a TTL of 0 or less deletes the key at once, not "no expiry": Del deletes
+// it, Persist drops its TTL. A TTL below the unit the client truncates to
+// (500ms where it sends whole seconds) is sent as 0: Redis rejects a SET with
+// an expire time of 0, and an EXPIRE of 0 deletes the key. A time.Duration
+// given where a command takes a whole number of seconds or milliseconds goes
+// out as the client formats it: text such as "30s", which Redis rejects, or a
+// count of nanoseconds. A count of milliseconds given where seconds are taken
+// keeps the key 1000 times longer (a 30s TTL becomes 8h20m); a count of
+// seconds given where milliseconds are taken, a thousandth as long. A 1.5s
+// TTL as a float64 of seconds goes out as decimal text that Redis rejects.
 //
 // # How to fix
 //
@@ -35,7 +44,17 @@
 // uses PEXPIRE or PX (int64(ttl / time.Second) for EXPIRE or EX). The suggested
 // fix is offered only where the intended unit is certain: .Milliseconds() for a
 // script argument the script uses as a PEXPIRE/PX timeout, and ttl for
-// time.Duration(ttl.Seconds()) and its siblings.
+// time.Duration(ttl.Seconds()) and its siblings. A sub-second TTL where the
+// client sends whole seconds: pass at least 1s, or use the millisecond form
+// (PX). A time.Duration where a command takes a count: int64(ttl /
+// time.Second), or ttl.Milliseconds() for the millisecond form (PX, PEXPIRE,
+// PSETEX). int64(ttl) or int32(ttl): divide by the unit first, and keep a TTL
+// below one unit from becoming 0 (which deletes the key, or means no expiry
+// to memcached). A script that gives the argument to EXPIRE/EX takes
+// int64(ttl / time.Second); one that gives it to both a millisecond and a
+// seconds timeout takes the two as separate arguments; one that gives it to
+// a command taking a point in time (PEXPIREAT, EXPIREAT, PXAT, EXAT) takes
+// time.Now().Add(ttl).UnixMilli(), or .Unix() for the seconds forms.
 //
 // Reported:
 //

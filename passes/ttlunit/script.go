@@ -107,11 +107,11 @@ func (c *checker) durationArg(op *redisops.Op, a ast.Expr, n int, use luaUse) {
 	if !primary(a) {
 		recv = "(" + text + ")"
 	}
-	head := fmt.Sprintf("%s is a time.Duration passed raw as script argument ARGV[%d]: it arrives as a count of nanoseconds (clients that cannot encode a time.Duration fail instead)", text, n)
+	head := fmt.Sprintf("%s, a time.Duration passed raw as script argument ARGV[%d], arrives as nanoseconds", text, n)
 	d := analysis.Diagnostic{Pos: a.Pos(), End: a.End()}
 	switch use {
 	case usesMillis:
-		d.Message = fmt.Sprintf("%s, and the script's PEXPIRE/PX reads milliseconds, so the TTL is a million times too long (30s becomes about 347 days); pass %s.Milliseconds()", head, recv)
+		d.Message = fmt.Sprintf("%s, a million times too long for PEXPIRE/PX; pass %s.Milliseconds()", head, recv)
 		edits := []analysis.TextEdit{{Pos: a.End(), End: a.End(), NewText: []byte(".Milliseconds()")}}
 		if !primary(a) {
 			edits = []analysis.TextEdit{
@@ -121,11 +121,11 @@ func (c *checker) durationArg(op *redisops.Op, a ast.Expr, n int, use luaUse) {
 		}
 		d.SuggestedFixes = []analysis.SuggestedFix{{Message: "Pass " + recv + ".Milliseconds()", TextEdits: edits}}
 	case usesSeconds:
-		d.Message = fmt.Sprintf("%s, and the script's EXPIRE/EX reads seconds, so the TTL is a billion times too long; pass int64(%s / time.Second)", head, recv)
+		d.Message = fmt.Sprintf("%s, a billion times too long for EXPIRE/EX; pass int64(%s / time.Second)", head, recv)
 	case usesMillis | usesSeconds:
-		d.Message = fmt.Sprintf("%s, and the script passes it to timeouts in milliseconds and in seconds (PEXPIRE/PX and EXPIRE/EX), which read it as a million and a billion times too long; pass %s.Milliseconds() and int64(%s / time.Second) as separate arguments", head, recv, recv)
+		d.Message = fmt.Sprintf("%s, too long for both PEXPIRE/PX and EXPIRE/EX; pass each unit as its own argument", head)
 	default: // usesAt, alone or with another use
-		d.Message = fmt.Sprintf("%s, and the script passes it to a command that takes a point in time (PEXPIREAT, EXPIREAT, PXAT, EXAT); pass time.Now().Add(%s).UnixMilli(), or .Unix() for the seconds forms", head, text)
+		d.Message = fmt.Sprintf("%s, not the point in time PEXPIREAT, EXPIREAT, PXAT or EXAT take; pass time.Now().Add(%s).UnixMilli()", head, text)
 	}
 	if op.ScriptSrcExpr != nil {
 		d.Related = []analysis.RelatedInformation{{Pos: op.ScriptSrcExpr.Pos(), End: op.ScriptSrcExpr.End(), Message: "script source"}}

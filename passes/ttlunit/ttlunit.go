@@ -49,13 +49,32 @@ or ExSeconds ("EX", int(ttl/time.Millisecond); ExSeconds(ttl.Milliseconds()))
 keeps the key 1000 times longer, a count of seconds given to PX (int64(
 ttl.Seconds())) a thousandth as long, and the float64 of ttl.Seconds() given
 to EX goes out as decimal text that Redis rejects unless it is whole. EXPIRE
-with a TTL of 0 or less deletes the key at once.`,
+with a TTL of 0 or less deletes the key at once, not "no expiry": Del deletes
+it, Persist drops its TTL. A TTL below the unit the client truncates to
+(500ms where it sends whole seconds) is sent as 0: Redis rejects a SET with
+an expire time of 0, and an EXPIRE of 0 deletes the key. A time.Duration
+given where a command takes a whole number of seconds or milliseconds goes
+out as the client formats it: text such as "30s", which Redis rejects, or a
+count of nanoseconds. A count of milliseconds given where seconds are taken
+keeps the key 1000 times longer (a 30s TTL becomes 8h20m); a count of
+seconds given where milliseconds are taken, a thousandth as long. A 1.5s
+TTL as a float64 of seconds goes out as decimal text that Redis rejects.`,
 	Fix: `Write the unit: 30 * time.Second, time.Duration(n) * time.Second; use
 time.Until(deadline) for a deadline; pass ttl.Milliseconds() to a script that
 uses PEXPIRE or PX (int64(ttl / time.Second) for EXPIRE or EX). The suggested
 fix is offered only where the intended unit is certain: .Milliseconds() for a
 script argument the script uses as a PEXPIRE/PX timeout, and ttl for
-time.Duration(ttl.Seconds()) and its siblings.`,
+time.Duration(ttl.Seconds()) and its siblings. A sub-second TTL where the
+client sends whole seconds: pass at least 1s, or use the millisecond form
+(PX). A time.Duration where a command takes a count: int64(ttl /
+time.Second), or ttl.Milliseconds() for the millisecond form (PX, PEXPIRE,
+PSETEX). int64(ttl) or int32(ttl): divide by the unit first, and keep a TTL
+below one unit from becoming 0 (which deletes the key, or means no expiry
+to memcached). A script that gives the argument to EXPIRE/EX takes
+int64(ttl / time.Second); one that gives it to both a millisecond and a
+seconds timeout takes the two as separate arguments; one that gives it to
+a command taking a point in time (PEXPIREAT, EXPIREAT, PXAT, EXAT) takes
+time.Now().Add(ttl).UnixMilli(), or .Unix() for the seconds forms.`,
 	Bad:      `ok, err := rdb.SetNX(ctx, key, token, 30).Result()`,
 	Good:     `ok, err := rdb.SetNX(ctx, key, token, 30*time.Second).Result()`,
 	Since:    "v0.1.0",
@@ -165,7 +184,7 @@ func (c *checker) expireDeletes(op *redisops.Op, v constant.Value) {
 	c.r.Report(analysis.Diagnostic{
 		Pos: op.TTL.Pos(),
 		End: op.TTL.End(),
-		Message: fmt.Sprintf("%s with a TTL of %s deletes %s at once: Redis treats a timeout of 0 or less as a delete, not as \"no expiry\"; call Del to delete it, Persist to drop its TTL, or pass the TTL you meant",
+		Message: fmt.Sprintf("%s with a TTL of %s deletes %s at once, not \"no expiry\"; call Del or Persist, or pass the TTL you meant",
 			op.Method, c.valueText(op.TTL, v), key),
 	})
 }
@@ -201,28 +220,28 @@ func literal(e ast.Expr) bool {
 func consequence(op *redisops.Op) string {
 	switch op.Kind {
 	case redisops.Acquire:
-		return "the lock expires after the client's minimum TTL (1 ms) and a second caller takes it, or the client sends 0 and the acquire fails"
+		return "the lock expires within 1 ms"
 	case redisops.Expire:
-		return op.Method + " sets the shortest TTL the client can send (1 s, or 1 ms for a millisecond command), or the client sends 0 and the key is deleted"
+		return op.Method + " sets the client's shortest TTL, or deletes the key"
 	case redisops.LockTTL:
-		return "the lock library's TTL is at most 1 ms (or 0, so the acquire fails or the key expires at once) and the lock is gone before the work starts"
+		return "the lock library's TTL is at most 1 ms"
 	}
-	return "the key expires after the client's minimum TTL (1 ms, or 1 s for a seconds command), or the client sends 0 and the write fails"
+	return "the key expires within the client's minimum TTL"
 }
 
 // nanoConst reports a constant TTL below 1 ms written without a unit.
 // decl is the named constant's declaration, if the TTL names one.
 func (c *checker) nanoConst(op *redisops.Op, v int64, decl *constDecl) {
 	text := fixes.Text(c.pass.Fset, op.TTL)
-	advice := fmt.Sprintf("write %d * time.Second or %d * time.Millisecond, whichever was meant", v, v)
+	advice := fmt.Sprintf("write %d * time.Second or %d * time.Millisecond", v, v)
 	d := analysis.Diagnostic{Pos: op.TTL.Pos(), End: op.TTL.End()}
 	if decl != nil {
-		advice = fmt.Sprintf("declare %s as %d * time.Second or %d * time.Millisecond, whichever was meant", decl.name, v, v)
+		advice = fmt.Sprintf("declare %s as %d * time.Second or %d * time.Millisecond", decl.name, v, v)
 		if decl.pos.IsValid() {
 			d.Related = []analysis.RelatedInformation{{Pos: decl.pos, End: decl.end, Message: decl.name + " declared here without a time unit"}}
 		}
 	}
-	d.Message = fmt.Sprintf("TTL %s is %s: a time.Duration counts nanoseconds, so %s; %s",
+	d.Message = fmt.Sprintf("TTL %s is %s (a time.Duration counts nanoseconds), so %s; %s",
 		text, time.Duration(v), consequence(op), advice)
 	c.r.Report(d)
 }
@@ -233,7 +252,7 @@ func (c *checker) nanoVar(op *redisops.Op, e, src ast.Expr, def *ast.Ident, v in
 	c.r.Report(analysis.Diagnostic{
 		Pos: e.Pos(),
 		End: e.End(),
-		Message: fmt.Sprintf("TTL %s is %s: a time.Duration counts nanoseconds, so %s; write %d * time.Second or %d * time.Millisecond, whichever was meant",
+		Message: fmt.Sprintf("TTL %s is %s (a time.Duration counts nanoseconds), so %s; write %d * time.Second or %d * time.Millisecond",
 			fixes.Text(c.pass.Fset, e), time.Duration(v), consequence(op), v, v),
 		Related: []analysis.RelatedInformation{{Pos: src.Pos(), End: src.End(), Message: def.Name + " set here without a time unit"}},
 	})
@@ -244,27 +263,27 @@ func (c *checker) nanoVar(op *redisops.Op, e, src ast.Expr, def *ast.Ident, v in
 // for a seconds command), which it therefore sends as 0. src and def are
 // the defining expression and the variable when e is a local variable.
 func (c *checker) truncated(op *redisops.Op, e, src ast.Expr, def *ast.Ident, v int64) {
-	unit, advice := "milliseconds", "pass a TTL of at least 1ms"
+	unit, advice := "milliseconds", "pass at least 1ms"
 	if op.TTLTrunc == time.Second {
-		unit, advice = "seconds", "pass a TTL of at least 1s, or set it in milliseconds (PX) if a shorter one was meant"
+		unit, advice = "seconds", "pass at least 1s, or use PX"
 	} else if op.TTLTrunc != time.Millisecond {
-		unit, advice = "multiples of "+op.TTLTrunc.String(), "pass a TTL of at least "+op.TTLTrunc.String()
+		unit, advice = "multiples of "+op.TTLTrunc.String(), "pass at least "+op.TTLTrunc.String()
 	}
 	var what string
 	switch op.Kind {
 	case redisops.Acquire:
-		what = "Redis rejects a SET with an expire time of 0, so the lock is never acquired"
+		what = "Redis rejects the SET, so the lock is never acquired"
 	case redisops.Expire:
-		what = "an expire of 0 deletes the key at once"
+		what = "an expire of 0 deletes the key"
 	case redisops.LockTTL:
-		what = "a lock TTL of 0 fails the acquire or expires the lock at once"
+		what = "the acquire fails or the lock expires at once"
 	default:
-		what = "Redis rejects a SET with an expire time of 0, so the write always fails"
+		what = "Redis rejects the SET, so the write fails"
 	}
 	d := analysis.Diagnostic{
 		Pos: e.Pos(),
 		End: e.End(),
-		Message: fmt.Sprintf("TTL %s is %s, and the client truncates it to whole %s: it is sent as 0, and %s; %s",
+		Message: fmt.Sprintf("TTL %s is %s, sent as 0 whole %s: %s; %s",
 			fixes.Text(c.pass.Fset, e), time.Duration(v), unit, what, advice),
 	}
 	if def != nil {
@@ -278,7 +297,7 @@ func (c *checker) absoluteTTL(op *redisops.Op, e, src ast.Expr, def *ast.Ident, 
 	d := analysis.Diagnostic{
 		Pos: e.Pos(),
 		End: e.End(),
-		Message: fmt.Sprintf("TTL %s is computed from %s, a point in time counted since 1970, not a length of time: the TTL is the current date read as a duration, not the time left; pass time.Until(deadline), or set an absolute expiry (ExpireAt, PXAT)",
+		Message: fmt.Sprintf("TTL %s is computed from %s, a point in time, not a length of time; pass time.Until(deadline), or use ExpireAt or PXAT",
 			fixes.Text(c.pass.Fset, e), fixes.Text(c.pass.Fset, unix)),
 	}
 	if def != nil {
@@ -298,8 +317,8 @@ func (c *checker) bareConversion(op *redisops.Op, e ast.Expr, conv *ast.CallExpr
 	// time.Duration(ttl.Seconds()): the receiver is the TTL that was meant.
 	if recv, method := durationMethod(c.pass.TypesInfo, x); recv != nil {
 		rt := fixes.Text(fset, recv)
-		d.Message = fmt.Sprintf("TTL %s reads %s (a count of %s) as nanoseconds: the TTL becomes about %s too short (cut to the client's 1 ms minimum) instead of %s; pass %s itself",
-			fixes.Text(fset, e), xt, strings.ToLower(method), factor(method), rt, rt)
+		d.Message = fmt.Sprintf("TTL %s reads %s (a count of %s) as nanoseconds, about %s too short; pass %s itself",
+			fixes.Text(fset, e), xt, strings.ToLower(method), factor(method), rt)
 		if def == nil {
 			d.SuggestedFixes = []analysis.SuggestedFix{{
 				Message: "Pass " + rt,
@@ -312,7 +331,7 @@ func (c *checker) bareConversion(op *redisops.Op, e ast.Expr, conv *ast.CallExpr
 		c.r.Report(d)
 		return
 	}
-	d.Message = fmt.Sprintf("TTL %s is %s nanoseconds: converting a number to time.Duration gives it no unit, so a count of seconds or milliseconds becomes a TTL of about 1 ms (the client's minimum), or 0 with clients that do not round up; multiply by the unit, e.g. time.Duration(%s) * %s",
+	d.Message = fmt.Sprintf("TTL %s is %s nanoseconds (about 1 ms); write time.Duration(%s) * %s",
 		fixes.Text(fset, e), xt, xt, namedUnit(x))
 	c.r.Report(d)
 }

@@ -9,7 +9,9 @@
 // when SETNX lost because another process holds the lock, and rewrites the TTL
 // of that owner's lock: its lock is extended, or cut short, by a process that
 // does not hold it. Queued before the SETNX, the EXPIRE finds no key when the
-// lock is free, and the lock is then taken with no TTL at all. A plain
+// lock is free, and the lock is then taken with no TTL at all. GETSET (a
+// takeover) clears the TTL of the key: an EXPIRE queued before it is undone,
+// and one queued after it runs even when the takeover lost. A plain
 // pipeline (Pipelined) is not even atomic: other clients' commands can run
 // between the two.
 //

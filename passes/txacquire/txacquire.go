@@ -28,7 +28,9 @@ EX/PX) and EXPIRE of the same key are queued together, the EXPIRE runs even
 when SETNX lost because another process holds the lock, and rewrites the TTL
 of that owner's lock: its lock is extended, or cut short, by a process that
 does not hold it. Queued before the SETNX, the EXPIRE finds no key when the
-lock is free, and the lock is then taken with no TTL at all. A plain
+lock is free, and the lock is then taken with no TTL at all. GETSET (a
+takeover) clears the TTL of the key: an EXPIRE queued before it is undone,
+and one queued after it runs even when the takeover lost. A plain
 pipeline (Pipelined) is not even atomic: other clients' commands can run
 between the two.`,
 	Fix: `Acquire and set the TTL in one command: SetNX(ctx, key, token, ttl), or
@@ -170,11 +172,6 @@ func reportPair(pass *analysis.Pass, res *redisops.Result, r *report.Reporter, p
 	a, e := p.a, p.e
 	key := fixes.Text(pass.Fset, a.Key())
 	batch := batchName(a.Scope)
-	notAtomic := ""
-	if a.Scope.Kind == redisops.Pipeline && !a.Scope.Param {
-		// (A batch handed in by the caller may be a transaction.)
-		notAtomic = ", and a pipeline is not even atomic: other clients' commands can run between the two"
-	}
 	related := "lock acquired here without a TTL, in the same " + batch
 	if a.Kind == redisops.GetSet {
 		related = "lock taken over here, its TTL cleared, in the same " + batch
@@ -186,22 +183,24 @@ func reportPair(pass *analysis.Pass, res *redisops.Result, r *report.Reporter, p
 		eDesc = e.Via.Describe()
 	}
 	if a.Via != nil {
-		aDesc = a.Via.Describe()
+		// Where the acquire's Redis call is goes to the related
+		// information.
+		related += ", by " + a.Via.Describe()
 	}
 	var msg string
 	switch {
 	case a.Kind == redisops.GetSet && e.Call.Pos() < a.Call.Pos():
-		msg = fmt.Sprintf("%s is queued before %s in the same %s, and %s clears the TTL it set: the lock %s is left with no TTL, held forever; take over with one SET that carries the TTL",
+		msg = fmt.Sprintf("%s before %s in the same %s is undone by %s, which clears the TTL: the lock %s is held forever; use one SET with the TTL",
 			eDesc, aDesc, batch, a.Method, key)
 	case a.Kind == redisops.GetSet:
-		msg = fmt.Sprintf("%s is queued with %s in the same %s and runs even when the takeover lost: it rewrites the TTL of the lock %s that another owner holds%s; take over with one SET that carries the TTL",
-			eDesc, aDesc, batch, key, notAtomic)
+		msg = fmt.Sprintf("%s in the same %s as %s runs even when the takeover lost, on another owner's lock %s; use one SET with the TTL",
+			eDesc, batch, aDesc, key)
 	case e.Call.Pos() < a.Call.Pos():
-		msg = fmt.Sprintf("%s is queued before %s in the same %s: it rewrites the TTL of the lock %s when another owner holds it, and when the key is free it expires nothing, so %s takes the lock with no TTL, held forever%s; %s, and drop the %s",
-			eDesc, aDesc, batch, key, a.Method, notAtomic, a.Advice(redisops.AdviseTTL), e.Method)
+		msg = fmt.Sprintf("%s before %s in the same %s expires nothing when the key is free, so the lock %s is held forever; %s",
+			eDesc, aDesc, batch, key, a.Advice(redisops.AdviseTTL))
 	default:
-		msg = fmt.Sprintf("%s is queued with %s in the same %s and runs even when %s lost: it rewrites the TTL of the lock %s that another owner holds%s; %s, and drop the %s",
-			eDesc, aDesc, batch, a.Method, key, notAtomic, a.Advice(redisops.AdviseTTL), e.Method)
+		msg = fmt.Sprintf("%s in the same %s as %s runs even when it lost, on another owner's lock %s; %s",
+			eDesc, batch, aDesc, key, a.Advice(redisops.AdviseTTL))
 	}
 	d := analysis.Diagnostic{
 		Pos:     e.Call.Pos(),

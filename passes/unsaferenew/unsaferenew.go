@@ -62,7 +62,10 @@ this process stalled past the TTL (a GC pause, a slow call, a network
 partition), the lock expired and another process took it; the next renewal
 then extends the other process's lock, and this process carries on as if it
 still held it. Two holders run the critical section at once, and the other
-holder's lock outlives it.`,
+holder's lock outlives it. A GET of the value compared in Go before the
+EXPIRE is two round trips: the lock can expire and pass to another
+process between them. A script that renews without comparing the key's
+value with the token has the same flaw as a bare EXPIRE.`,
 	Fix: `Renew with a script that extends the TTL only while the key still holds
 this process's token: if redis.call("get", KEYS[1]) == ARGV[1] then return
 redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end, with the TTL
@@ -366,21 +369,21 @@ func (c *checker) report(e *redisops.Op, lk *lockid.Lock, how string) {
 	var msg string
 	switch {
 	case e.Kind == redisops.Script:
-		msg = fmt.Sprintf("script renews lock %s %s without comparing its value with this process's token: after the lock expired and another process took it, this extends their lock and this process works on as if it held it; compare GET with the token in the script before PEXPIRE",
+		msg = fmt.Sprintf("script renews lock %s %s without comparing its value with the token, so it can extend another holder's lock; compare before PEXPIRE",
 			key, how)
 	case c.checkedByGet(e):
-		advice := "compare and extend in one script (GET == token, then PEXPIRE)"
+		advice := "compare and extend in one script"
 		if s := e.Advice(redisops.AdviseRenew); s != "" {
-			advice = "compare and extend in one step (" + s + ")"
+			advice = s
 		}
-		msg = fmt.Sprintf("%s renews lock %s %s after a separate GET: the lock can expire and pass to another process between the two round trips, and this extends their lock; %s",
+		msg = fmt.Sprintf("%s renews lock %s %s after a separate GET, so it can extend another holder's lock; %s",
 			e.Method, key, how, advice)
 	default:
-		advice := "renew with a compare-and-pexpire script (GET == token, then PEXPIRE)"
+		advice := "use a compare-and-pexpire script"
 		if s := e.Advice(redisops.AdviseRenew); s != "" {
-			advice = "renew only while the key still holds this process's token (" + s + ")"
+			advice = s
 		}
-		msg = fmt.Sprintf("%s renews lock %s %s without checking it still holds this process's token: after the lock expired and another process took it, this extends their lock and this process works on as if it held it; %s",
+		msg = fmt.Sprintf("%s renews lock %s %s without checking the token, so it can extend another holder's lock; %s",
 			e.Method, key, how, advice)
 	}
 	d := analysis.Diagnostic{

@@ -31,6 +31,12 @@
 // with the token, and CompareAndSwap it with Expiration -1 (it fails if the
 // item changed after the Get). lockvet reports a gomemcache Delete without a
 // fix, because that rewrite returns errors (ErrCASConflict) Delete never did.
+// When the release is in a helper that has no token at hand, the message
+// names it: have the acquire (or its helper) return the token it set, pass
+// it to the release helper, and delete there only while the key still holds
+// it. A DEL of a pattern releases nothing: find the keys with SCAN MATCH and
+// release each one with an owner check. An overwrite (a plain SET) also lets
+// a third process take the lock while the second still works.
 //
 // Reported:
 //

@@ -100,7 +100,13 @@ lock whose value is a constant cannot be checked: give it a random token
 first (LV204). memcached has no scripts: with gomemcache, Get the item, compare its Value
 with the token, and CompareAndSwap it with Expiration -1 (it fails if the
 item changed after the Get). lockvet reports a gomemcache Delete without a
-fix, because that rewrite returns errors (ErrCASConflict) Delete never did.`,
+fix, because that rewrite returns errors (ErrCASConflict) Delete never did.
+When the release is in a helper that has no token at hand, the message
+names it: have the acquire (or its helper) return the token it set, pass
+it to the release helper, and delete there only while the key still holds
+it. A DEL of a pattern releases nothing: find the keys with SCAN MATCH and
+release each one with an owner check. An overwrite (a plain SET) also lets
+a third process take the lock while the second still works.`,
 	Bad: `if ok, _ := rdb.SetNX(ctx, key, token, ttl).Result(); !ok {
 	return ErrLocked
 }
@@ -204,23 +210,23 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 	}
 	// Through helpers, the message names them and where their Redis
 	// calls are.
-	head := fmt.Sprintf("%s of lock key %s", d.Method, keyText)
+	head := fmt.Sprintf("%s of lock key %s does not check the owner", d.Method, keyText)
 	if d.Via != nil {
+		// The acquire's helper and where its Redis call is are in the
+		// related information.
 		head = fmt.Sprintf("%s deletes lock key %s with a bare %s (%s)", d.Via.Name, keyText, strings.ToUpper(d.Via.Method), d.Via.Where)
 		if a.Via != nil {
-			head += fmt.Sprintf(" after %s acquired it (%s)", a.Via.Name, a.Via.Where)
+			head += fmt.Sprintf(" after %s acquired it", a.Via.Name)
 		}
-		head += ", which"
 	}
+	how := ""
 	if constValue {
-		msg = fmt.Sprintf("%s does not check the owner, and the lock's value %s is the same for every holder: once the TTL has run out and another process holds the lock, this deletes their lock; acquire with a random token (see LV204) and delete only while the key still holds it",
-			head, valueText)
+		msg = fmt.Sprintf("%s, and every holder writes %s: it can delete another holder's lock (LV204)", head, valueText)
 	} else {
-		msg = fmt.Sprintf("%s does not check the owner: once the TTL has run out and another process holds the lock, this deletes their lock; delete only while the key still holds the token it was acquired with",
-			head)
-	}
-	if how := d.Advice(redisops.AdviseRelease); how != "" {
-		msg += " (" + how + ")"
+		msg = head + ", so after the TTL it can delete another holder's lock"
+		if how = d.Advice(redisops.AdviseRelease); how == "" {
+			how = "delete only while it holds the token"
+		}
 	}
 	var related []analysis.RelatedInformation
 	if lk.Evidence == lockid.ViaHelper {
@@ -248,19 +254,24 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 				diag.SuggestedFixes = append(diag.SuggestedFixes, analysis.SuggestedFix{Message: m, TextEdits: rel.Edits})
 			}
 		}
+		// A hint that says why there is no fix takes the place of the
+		// general remedy.
 		if d.Via != nil && len(diag.SuggestedFixes) == 0 {
 			// The DEL is in the helper, out of reach of a fix here.
-			diag.Message += fmt.Sprintf("; %s has no token to compare with: have the acquire return the token it set, pass it to %s, and delete there only while the key holds it", d.Via.Name, d.Via.Name)
+			how = fmt.Sprintf("%s has no token: pass it the acquire's", d.Via.Name)
 		} else if lk.Evidence == lockid.ViaHelper && a.Via != nil && len(diag.SuggestedFixes) == 0 {
 			if rel := funcName(d); rel != "" {
-				diag.Message += fmt.Sprintf("; %s has no token to compare with: pass it the token %s acquired with, and delete only while the key still holds it", rel, a.Via.Name)
+				how = fmt.Sprintf("%s has no token: pass it the one %s set", rel, a.Via.Name)
 			}
 		} else if (lk.Evidence == lockid.Counterpart || lk.Evidence == lockid.SameShape) && len(diag.SuggestedFixes) == 0 && valueParam(pass, a) {
 			// A release helper with no token at hand: say what to change.
 			if rel, acq := funcName(d), funcName(a); rel != "" && acq != "" {
-				diag.Message += fmt.Sprintf("; %s has no token to compare with: have %s return the token it acquired with, and pass it to %s", rel, acq, rel)
+				how = fmt.Sprintf("%s has no token: have %s return it", rel, acq)
 			}
 		}
+	}
+	if how != "" {
+		diag.Message += "; " + how
 	}
 	r.Report(diag)
 }
@@ -274,8 +285,7 @@ func reportOverwrite(pass *analysis.Pass, r *report.Reporter, d *redisops.Op, ke
 	if d.Value == nil || a.Value != nil && fixes.Text(pass.Fset, a.Value) == fixes.Text(pass.Fset, d.Value) {
 		return
 	}
-	msg := fmt.Sprintf("%s overwrites lock key %s with %s without checking the owner: once the TTL has run out and another process holds the lock, this replaces their lock, and a third process can take it while they still work; "+
-		"release by deleting the key only while it still holds the token it was acquired with",
+	msg := fmt.Sprintf("%s overwrites lock key %s with %s without checking the owner, so after the TTL it can replace another holder's lock; delete it only while it holds the token",
 		d.Method, fixes.Text(pass.Fset, key), fixes.Text(pass.Fset, d.Value))
 	var related []analysis.RelatedInformation
 	if lk.Evidence == lockid.ViaHelper {
@@ -551,7 +561,7 @@ func reportGlob(pass *analysis.Pass, locks *lockid.Locks, r *report.Reporter, d 
 		diag := analysis.Diagnostic{
 			Pos: d.Call.Pos(),
 			End: d.Call.End(),
-			Message: fmt.Sprintf("%s does not expand patterns: it deletes only a key named exactly %s, so no lock is released; find the keys with SCAN MATCH and release each one with an owner check",
+			Message: fmt.Sprintf("%s does not expand patterns: it deletes only a key named exactly %s, and no lock is released; find the keys with SCAN MATCH",
 				d.Method, fixes.Text(pass.Fset, k)),
 		}
 		if match != nil {

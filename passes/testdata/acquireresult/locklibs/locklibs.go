@@ -26,7 +26,7 @@ func work(context.Context) error { return nil }
 
 // redsync: Lock as a bare statement.
 func bareLock(ctx context.Context, m *redsync.Mutex) error {
-	m.Lock() // want `the error of Lock is discarded: it is the only sign that the lock was not taken`
+	m.Lock() // want `the error of Lock is discarded, and it is the only sign the lock was not taken; stop when it is not nil`
 	defer m.Unlock()
 	return work(ctx)
 }

@@ -31,7 +31,7 @@ func (m *Mutex) Unlock() error {
 func (m *Mutex) TryLock() (bool, error) {
 	conn := m.pool.Get()
 	defer conn.Close()
-	_, err := conn.Do("SET", m.key, m.token, "NX", "PX", 30000) // want `only the error of SET is checked: a lock held by another process comes back as a nil reply with a nil error`
+	_, err := conn.Do("SET", m.key, m.token, "NX", "PX", 30000) // want `only the error of SET is checked: a held lock is a nil reply with a nil error, so this runs without the lock; check the reply too`
 	if err != nil {
 		return false, err
 	}
@@ -81,7 +81,7 @@ func (m *Mutex) TryLockString() (bool, error) {
 
 // SETNX read with redis.Int, error only: busy is 0 with a nil error.
 func lockCount(c redis.Conn, key, token string) (bool, error) {
-	_, err := redis.Int(c.Do("SETNX", key, token)) // want `only the error of SETNX is checked: a lock held by another process comes back as 0 with a nil error`
+	_, err := redis.Int(c.Do("SETNX", key, token)) // want `only the error of SETNX is checked: a held lock is 0 with a nil error, so this runs without the lock; check the reply too`
 	if err != nil {
 		return false, err
 	}
@@ -93,7 +93,7 @@ func releaseCount(c redis.Conn, key string) { c.Do("DEL", key) }
 
 // SETNX read with redis.Bool, error only.
 func lockBool(c redis.Conn, key, token string) (bool, error) {
-	if _, err := redis.Bool(c.Do("SETNX", key, token)); err != nil { // want `only the error of SETNX is checked: a lock held by another process comes back as false`
+	if _, err := redis.Bool(c.Do("SETNX", key, token)); err != nil { // want `only the error of SETNX is checked: a held lock is false with a nil error, so this runs without the lock; check the bool too`
 		return false, err
 	}
 	c.Do("EXPIRE", key, 30)
@@ -104,7 +104,7 @@ func releaseBool(c redis.Conn, key string) { c.Do("DEL", key) }
 
 // The raw reply of SETNX, error only: no fix (an int64 in an interface).
 func lockRaw(c redis.Conn, key, token string) error {
-	if _, err := c.Do("SETNX", key, token); err != nil { // want `only the error of SETNX is checked: a lock held by another process comes back as 0`
+	if _, err := c.Do("SETNX", key, token); err != nil { // want `only the error of SETNX is checked: a held lock is 0 with a nil error, so this runs without the lock; check the reply too`
 		return err
 	}
 	c.Do("EXPIRE", key, 30)
@@ -115,7 +115,7 @@ func releaseRaw(c redis.Conn, key string) { c.Do("DEL", key) }
 
 // Tested with err == nil only: busy (nil, nil) returns true.
 func acquireFlow(c redis.Conn, key, token string) (bool, error) {
-	reply, err := c.Do("SET", key, token, "NX", "EX", 30) // want `when SET finds the lock held by another process, this path still returns true`
+	reply, err := c.Do("SET", key, token, "NX", "EX", 30) // want `when SET finds the lock busy, this path still returns true \(acquired\): two holders run at once; return false`
 	if reply == "OK" || err == nil {
 		return true, nil
 	}

@@ -9,7 +9,7 @@ import (
 
 // A failed SET NX logged and reported as a nil error.
 func (m *Mutex) LockOrErr(ctx context.Context) error {
-	err := m.client.Do(ctx, m.client.B().Set().Key(m.key).Value(m.token).Nx().ExSeconds(30).Build()).Error() // want `when SET fails, this path returns a nil error, which the caller takes for acquired`
+	err := m.client.Do(ctx, m.client.B().Set().Key(m.key).Value(m.token).Nx().ExSeconds(30).Build()).Error() // want `when SET fails, this path returns a nil error, read as acquired: in an outage every caller takes the lock; return the error`
 	if rueidis.IsRedisNil(err) {
 		return errBusy
 	}
@@ -22,7 +22,7 @@ func (m *Mutex) LockOrErr(ctx context.Context) error {
 
 // A failure logged, then the work and a deferred release.
 func (m *Mutex) fallThrough(ctx context.Context) error {
-	err := m.client.Do(ctx, m.client.B().Set().Key(m.key).Value(m.token).Nx().ExSeconds(30).Build()).Error() // want `when SET fails, this path still runs the critical section and reaches the release`
+	err := m.client.Do(ctx, m.client.B().Set().Key(m.key).Value(m.token).Nx().ExSeconds(30).Build()).Error() // want `when SET fails, this path still runs the work and the release without the lock; stop on the error`
 	if rueidis.IsRedisNil(err) {
 		return errBusy
 	} else if err != nil {

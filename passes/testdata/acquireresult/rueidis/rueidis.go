@@ -22,7 +22,7 @@ type Mutex struct {
 
 // SETNX answers 1 or 0: only its error checked, busy is taken for acquired.
 func (m *Mutex) TryLock(ctx context.Context) (bool, error) {
-	if err := m.client.Do(ctx, m.client.B().Setnx().Key(m.key).Value(m.token).Build()).Error(); err != nil { // want `only the error of SETNX is checked: a lock held by another process comes back as false`
+	if err := m.client.Do(ctx, m.client.B().Setnx().Key(m.key).Value(m.token).Build()).Error(); err != nil { // want `only the error of SETNX is checked: a held lock is false with a nil error, so this runs without the lock; check the bool too`
 		return false, err
 	}
 	return true, nil

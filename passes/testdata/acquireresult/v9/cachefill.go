@@ -33,7 +33,7 @@ func getWithLock(ctx context.Context, rdb *redis.Client, key string, load func()
 // Its neighbour returns true on the busy path whatever happens: the
 // caller takes that for acquired.
 func tryFill(ctx context.Context, rdb *redis.Client, key string) (bool, error) {
-	ok, err := rdb.SetNX(ctx, "fill:"+key, "1", 5*time.Second).Result() // want `when SetNX finds the lock held by another process, this path still returns true`
+	ok, err := rdb.SetNX(ctx, "fill:"+key, "1", 5*time.Second).Result() // want `when SetNX finds the lock busy, this path still returns true \(acquired\): two holders run at once; return false`
 	if err != nil {
 		return false, err
 	}

@@ -10,7 +10,7 @@ import (
 // `_ = ok` keeps the compiler quiet; it reads nothing. Busy still runs
 // the work and the release.
 func blankBool(ctx context.Context, rdb *redis.Client, key, token string) error {
-	ok, err := rdb.SetNX(ctx, key, token, ttl).Result() // want `when SetNX finds the lock held by another process, this path still runs the critical section and reaches the release`
+	ok, err := rdb.SetNX(ctx, key, token, ttl).Result() // want `when SetNX finds the lock busy, this path still runs the work and the release; stop when the key was not set`
 	if err != nil {
 		return err
 	}
@@ -21,7 +21,7 @@ func blankBool(ctx context.Context, rdb *redis.Client, key, token string) error 
 
 // The same with the error only logged: a failure runs the work too.
 func blankBoolLogged(ctx context.Context, rdb *redis.Client, key, token string) error {
-	ok, err := rdb.SetNX(ctx, key, token, ttl).Result() // want `when SetNX fails, this path still runs the critical section and reaches the release`
+	ok, err := rdb.SetNX(ctx, key, token, ttl).Result() // want `when SetNX fails, this path still runs the work and the release without the lock; stop on the error`
 	if err != nil {
 		log.Print(err)
 	}

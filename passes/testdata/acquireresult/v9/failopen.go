@@ -10,7 +10,7 @@ import (
 // The acquire's error path of a helper that reports busy as an error
 // returns nil: the caller goes on as if it held the lock.
 func (m *Mutex) LockOrErr(ctx context.Context) error {
-	ok, err := m.rdb.SetNX(ctx, m.key, m.token, ttl).Result() // want `when SetNX fails, this path returns a nil error, which the caller takes for acquired`
+	ok, err := m.rdb.SetNX(ctx, m.key, m.token, ttl).Result() // want `when SetNX fails, this path returns a nil error, read as acquired: in an outage every caller takes the lock; return the error`
 	if err != nil {
 		log.Print(err)
 		return nil
@@ -24,7 +24,7 @@ func (m *Mutex) LockOrErr(ctx context.Context) error {
 // The error logged, then the code falls through into the work, with a
 // release deferred after the last test of the reply.
 func fallThrough(ctx context.Context, rdb *redis.Client, key, token string) error {
-	ok, err := rdb.SetNX(ctx, key, token, ttl).Result() // want `when SetNX fails, this path still runs the critical section and reaches the release`
+	ok, err := rdb.SetNX(ctx, key, token, ttl).Result() // want `when SetNX fails, this path still runs the work and the release without the lock; stop on the error`
 	if err != nil {
 		log.Print(err)
 	} else if !ok {
@@ -36,7 +36,7 @@ func fallThrough(ctx context.Context, rdb *redis.Client, key, token string) erro
 
 // The same, released by a helper after the work.
 func fallThroughHelper(ctx context.Context, rdb *redis.Client, key, token string) error {
-	ok, err := rdb.SetNX(ctx, key, token, ttl).Result() // want `when SetNX fails, this path still runs the critical section and reaches the release`
+	ok, err := rdb.SetNX(ctx, key, token, ttl).Result() // want `when SetNX fails, this path still runs the work and the release without the lock; stop on the error`
 	if err != nil {
 		log.Print(err)
 	}

@@ -28,7 +28,7 @@ type Mutex struct {
 
 // Only SetNX's error is checked: busy (false, nil) is taken for acquired.
 func (m *Mutex) TryLock(ctx context.Context) (bool, error) {
-	if err := m.rdb.SetNX(ctx, m.key, m.token, ttl).Err(); err != nil { // want `only the error of SetNX is checked: a lock held by another process comes back as false`
+	if err := m.rdb.SetNX(ctx, m.key, m.token, ttl).Err(); err != nil { // want `only the error of SetNX is checked: a held lock is false with a nil error, so this runs without the lock; check the bool too`
 		return false, err
 	}
 	return true, nil
@@ -147,7 +147,7 @@ func (m *Mutex) Acquire(ctx context.Context) (bool, error) {
 
 // A failed SET NX logged, then the critical section and the release.
 func logAndGo(ctx context.Context, rdb *redis.Client, key string) {
-	err := rdb.SetArgs(ctx, key, "t", redis.SetArgs{Mode: "NX", TTL: ttl}).Err() // want `when SetArgs fails, this path still runs the critical section and reaches the release`
+	err := rdb.SetArgs(ctx, key, "t", redis.SetArgs{Mode: "NX", TTL: ttl}).Err() // want `when SetArgs fails, this path still runs the work and the release without the lock; stop on the error`
 	if err == redis.Nil {
 		return
 	}
@@ -160,7 +160,7 @@ func logAndGo(ctx context.Context, rdb *redis.Client, key string) {
 
 // err != nil except redis.Nil returns: busy goes on into the work.
 func busyGoesOn(ctx context.Context, rdb *redis.Client, key, token string) error {
-	if err := rdb.SetArgs(ctx, key, token, redis.SetArgs{Mode: "NX", TTL: ttl}).Err(); err != nil && err != redis.Nil { // want `when SetArgs finds the lock held by another process, this path still runs the critical section`
+	if err := rdb.SetArgs(ctx, key, token, redis.SetArgs{Mode: "NX", TTL: ttl}).Err(); err != nil && err != redis.Nil { // want `when SetArgs finds the lock busy, this path still runs the work and the release; stop when the key was not set`
 		return err
 	}
 	_ = work(ctx)
@@ -169,7 +169,7 @@ func busyGoesOn(ctx context.Context, rdb *redis.Client, key, token string) error
 
 // The bool read but not tested before returning acquired.
 func (m *Mutex) LockLogged(ctx context.Context) (bool, error) {
-	ok, err := m.rdb.SetNX(ctx, m.key, m.token, ttl).Result() // want `when SetNX finds the lock held by another process, this path still returns true`
+	ok, err := m.rdb.SetNX(ctx, m.key, m.token, ttl).Result() // want `when SetNX finds the lock busy, this path still returns true \(acquired\): two holders run at once; return false`
 	if err != nil {
 		return false, err
 	}

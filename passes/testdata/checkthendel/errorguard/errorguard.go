@@ -18,6 +18,6 @@ func cronOnce(ctx context.Context, rdb *redis.Client, key, id string, work func(
 	work()
 	value, err := rdb.Get(ctx, key).Result()
 	if err != nil && err != redis.Nil && value == id {
-		rdb.Del(ctx, key) // want `Del of key after a GET compared its value in a separate round trip`
+		rdb.Del(ctx, key) // want `Del of key after a separate GET compare can delete another holder's lock; compare and delete in one step`
 	}
 }

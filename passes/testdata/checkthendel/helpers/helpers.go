@@ -22,7 +22,7 @@ func Lock(ctx context.Context, key string) bool {
 
 func Unlock(ctx context.Context, key string) {
 	if rdb.Get(ctx, key).Val() == "1" {
-		rdb.Del(ctx, key) // want `Del of key after a GET compared its value in a separate round trip: .*; the compared value "1" is the same for every holder`
+		rdb.Del(ctx, key) // want `Del of key after a separate GET compare can delete another holder's lock; compare and delete in one step; "1" is shared by every holder \(LV204\)`
 	}
 }
 
@@ -39,7 +39,7 @@ func (c *Conn) Unlock(key string) error {
 		return err
 	}
 	if v == "locked" {
-		_, err = c.c.Do("DEL", key) // want `DEL of key after a GET.*the compared value "locked"`
+		_, err = c.c.Do("DEL", key) // want `DEL of key after a separate GET compare can delete another holder's lock; compare and delete in one step; "locked" is shared by every holder \(LV204\)`
 	}
 	return err
 }
@@ -55,7 +55,7 @@ func ReleaseLock(ctx context.Context, key string) error {
 	if err != nil || v != "x" {
 		return err
 	}
-	return client.Do(ctx, client.B().Del().Key(key).Build()).Error() // want `DEL of key after a GET.*the compared value "x"`
+	return client.Do(ctx, client.B().Del().Key(key).Build()).Error() // want `DEL of key after a separate GET compare can delete another holder's lock; compare and delete in one step; "x" is shared by every holder \(LV204\)`
 }
 
 // --- silent ---

@@ -21,7 +21,7 @@ func racy(mc *memcache.Client, key string, token []byte) error {
 		return err
 	}
 	if bytes.Equal(it.Value, token) {
-		return mc.Delete(key) // want `Delete of key after a GET compared its value in a separate round trip: .*; compare and delete in one step \(memcached has no scripts: Get the item, compare its Value with the token, and CompareAndSwap it with Expiration -1`
+		return mc.Delete(key) // want `Delete of key after a separate GET compare can delete another holder's lock; Get, compare Value, then CompareAndSwap with Expiration -1`
 	}
 	return nil
 }
@@ -36,7 +36,7 @@ func unlockString(mc *memcache.Client, key, token string) error {
 	if string(it.Value) != token {
 		return nil
 	}
-	return mc.Delete(key) // want `Delete of key after a GET compared its value`
+	return mc.Delete(key) // want `Delete of key after a separate GET compare can delete another holder's lock; Get, compare Value, then CompareAndSwap with Expiration -1`
 }
 
 // --- silent ---

@@ -13,7 +13,7 @@ func releaseViaHelper(c redis.Conn, key, token string) error {
 	if err != nil || v != token {
 		return err
 	}
-	return delKey(c, key) // want `delKey deletes key \(DEL\) after a GET compared its value in a separate round trip`
+	return delKey(c, key) // want `delKey deletes key \(DEL\) after a separate GET compare, so it can delete another holder's lock; compare and delete in one step`
 }
 
 // --- silent ---

@@ -14,7 +14,7 @@ func release(c redis.Conn, key, token string) error {
 		return err
 	}
 	if v == token {
-		_, err = c.Do("DEL", key) // want `DEL of key after a GET compared its value in a separate round trip`
+		_, err = c.Do("DEL", key) // want `DEL of key after a separate GET compare can delete another holder's lock; compare and delete in one step`
 	}
 	return err
 }
@@ -24,7 +24,7 @@ func releasePooled(pool *redis.Pool, key, token string) {
 	conn := pool.Get()
 	defer conn.Close()
 	if v, _ := redis.String(conn.Do("GET", key)); v == token {
-		conn.Do("UNLINK", key) // want `UNLINK of key after a GET compared its value`
+		conn.Do("UNLINK", key) // want `UNLINK of key after a separate GET compare can delete another holder's lock; compare and delete in one step`
 	}
 }
 
@@ -34,7 +34,7 @@ func releaseConst(c redis.Conn, key string) {
 	if v, _ := redis.String(c.Do("GET", key)); v != "1" {
 		return
 	}
-	c.Do("DEL", key) // want `DEL of key after a GET compared its value .*the compared value "1" is the same for every holder`
+	c.Do("DEL", key) // want `DEL of key after a separate GET compare can delete another holder's lock; compare and delete in one step; "1" is shared by every holder \(LV204\)`
 }
 
 // --- silent ---

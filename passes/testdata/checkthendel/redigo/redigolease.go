@@ -28,7 +28,7 @@ func spoolLease(c redis.Conn, queue, spooler string, ms int) (bool, error) {
 	if ms > 0 {
 		c.Send("SET", key, spooler, "PX", ms)
 	} else {
-		c.Send("DEL", key) // want `DEL of key after a GET compared its value in a separate round trip: .*; commands sent after WATCH without MULTI are not guarded by it; Send\("MULTI"\) before them and end with Do\("EXEC"\)`
+		c.Send("DEL", key) // want `DEL of key after a separate GET compare can delete another holder's lock; WATCH does not guard commands sent without MULTI; Send\("MULTI"\) first, Do\("EXEC"\) last`
 	}
 	return ms > 0, c.Flush()
 }

@@ -21,7 +21,7 @@ func (m *Mutex) Lock(ctx context.Context) (bool, error) {
 // `return nil` unreachable, so no fix.
 func (m *Mutex) Unlock(ctx context.Context) error {
 	if m.rdb.Get(ctx, m.key).Val() == m.token {
-		return m.rdb.Del(ctx, m.key).Err() // want `Del of m.key after a GET`
+		return m.rdb.Del(ctx, m.key).Err() // want `Del of m\.key after a separate GET compare can delete another holder's lock; compare and delete in one step`
 	}
 	return nil
 }
@@ -29,6 +29,6 @@ func (m *Mutex) Unlock(ctx context.Context) error {
 // The if is the last statement: unwrapping is fine.
 func (m *Mutex) Release(ctx context.Context) {
 	if m.rdb.Get(ctx, m.key).Val() == m.token {
-		m.rdb.Del(ctx, m.key) // want `Del of m.key after a GET`
+		m.rdb.Del(ctx, m.key) // want `Del of m\.key after a separate GET compare can delete another holder's lock; compare and delete in one step`
 	}
 }

@@ -13,7 +13,7 @@ import (
 func compatRelease(ctx context.Context, client rueidis.Client, key, token string) {
 	c := rueidiscompat.NewAdapter(client)
 	if c.Get(ctx, key).Val() == token {
-		c.Del(ctx, key) // want `Del of key after a GET compared its value in a separate round trip`
+		c.Del(ctx, key) // want `Del of key after a separate GET compare can delete another holder's lock; compare and delete in one step`
 	}
 }
 

@@ -16,7 +16,7 @@ func releaseViaHelper(ctx context.Context, client rueidis.Client, key, token str
 	if err != nil || v != token {
 		return err
 	}
-	return delKey(ctx, client, key) // want `delKey deletes key \(DEL\) after a GET compared its value in a separate round trip`
+	return delKey(ctx, client, key) // want `delKey deletes key \(DEL\) after a separate GET compare, so it can delete another holder's lock; compare and delete in one step`
 }
 
 // --- silent ---

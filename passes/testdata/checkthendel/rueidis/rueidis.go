@@ -15,7 +15,7 @@ func release(ctx context.Context, client rueidis.Client, key, token string) erro
 		return err
 	}
 	if v == token {
-		return client.Do(ctx, client.B().Del().Key(key).Build()).Error() // want `DEL of key after a GET compared its value in a separate round trip`
+		return client.Do(ctx, client.B().Del().Key(key).Build()).Error() // want `DEL of key after a separate GET compare can delete another holder's lock; compare and delete in one step`
 	}
 	return nil
 }
@@ -30,14 +30,14 @@ func cached(ctx context.Context, client rueidis.Client, key, token string) {
 	if v != token {
 		return
 	}
-	client.Do(ctx, client.B().Unlink().Key(key).Build()) // want `UNLINK of key after a GET compared its value`
+	client.Do(ctx, client.B().Unlink().Key(key).Build()) // want `UNLINK of key after a separate GET compare can delete another holder's lock; compare and delete in one step`
 }
 
 // A constant compared value on a lock key: also reported.
 func constant(ctx context.Context, client rueidis.Client, key string) {
 	client.Do(ctx, client.B().Set().Key(key).Value("1").Nx().ExSeconds(10).Build())
 	if v, _ := client.Do(ctx, client.B().Get().Key(key).Build()).ToString(); v == "1" {
-		client.Do(ctx, client.B().Del().Key(key).Build()) // want `DEL of key after a GET compared its value .*the compared value "1" is the same for every holder`
+		client.Do(ctx, client.B().Del().Key(key).Build()) // want `DEL of key after a separate GET compare can delete another holder's lock; compare and delete in one step; "1" is shared by every holder \(LV204\)`
 	}
 }
 

@@ -29,7 +29,7 @@ func pumpLease(ctx context.Context, client rueidis.Client, pump, ctrl string, tt
 		if ttl > 0 {
 			c.DoMulti(ctx, c.B().Set().Key(key).Value(ctrl).Px(ttl).Build())
 		} else {
-			c.DoMulti(ctx, c.B().Del().Key(key).Build()) // want `DEL of key after a GET compared its value in a separate round trip: .*; DoMulti without MULTI and EXEC is a pipeline, which the WATCH does not guard; put B\(\).Multi\(\) first and B\(\).Exec\(\) last`
+			c.DoMulti(ctx, c.B().Del().Key(key).Build()) // want `DEL of key after a separate GET compare can delete another holder's lock; WATCH does not guard DoMulti without MULTI; put B\(\)\.Multi\(\) first, B\(\)\.Exec\(\) last`
 		}
 		return nil
 	})

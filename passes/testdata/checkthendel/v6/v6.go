@@ -5,7 +5,7 @@ import "github.com/go-redis/redis"
 // v6 has no context argument.
 func release(rdb *redis.Client, key, token string) {
 	if rdb.Get(key).Val() == token {
-		rdb.Del(key) // want `Del of key after a GET compared its value in a separate round trip`
+		rdb.Del(key) // want `Del of key after a separate GET compare can delete another holder's lock; compare and delete in one step`
 	}
 }
 

@@ -4,7 +4,7 @@ import "github.com/go-redis/redis/v7"
 
 func unlock(rdb *redis.Client, key, token string) {
 	if rdb.Get(key).Val() == token {
-		rdb.Del(key) // want `Del of key after a GET`
+		rdb.Del(key) // want `Del of key after a separate`
 	}
 }
 

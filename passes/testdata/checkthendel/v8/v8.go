@@ -8,13 +8,13 @@ import (
 
 func unlock(ctx context.Context, rdb *redis.Client, key, token string) {
 	if rdb.Get(ctx, key).Val() == token {
-		rdb.Del(ctx, key) // want `Del of key after a GET`
+		rdb.Del(ctx, key) // want `Del of key after a separate`
 	}
 }
 
 func unlockCount(ctx context.Context, rdb redis.UniversalClient, key, token string) (n int64, err error) {
 	if rdb.Get(ctx, key).Val() == token {
-		n, err = rdb.Unlink(ctx, key).Result() // want `Unlink of key after a GET`
+		n, err = rdb.Unlink(ctx, key).Result() // want `Unlink of key after a separate`
 	}
 	return
 }

@@ -13,7 +13,7 @@ func delKey(ctx context.Context, rdb *redis.Client, key string) {
 // GET, compare, then a helper that deletes.
 func unlockViaHelper(ctx context.Context, rdb *redis.Client, key, token string) {
 	if rdb.Get(ctx, key).Val() == token {
-		delKey(ctx, rdb, key) // want `delKey deletes key \(Del\) after a GET compared its value in a separate round trip`
+		delKey(ctx, rdb, key) // want `delKey deletes key \(Del\) after a separate GET compare, so it can delete another holder's lock; compare and delete in one step`
 	}
 }
 

@@ -30,7 +30,7 @@ func claimLeader(ctx context.Context, rdb *redis.Client, group, node string, ttl
 			if ttl > 0 {
 				p.Set(ctx, key, node, ttl)
 			} else {
-				p.Del(ctx, key) // want `Del of key after a GET compared its value in a separate round trip: .*; inside Watch, Pipelined sends it outside MULTI/EXEC, so the WATCH guards nothing; queue it with TxPipelined`
+				p.Del(ctx, key) // want `Del of key after a separate GET compare can delete another holder's lock; Pipelined inside Watch bypasses MULTI/EXEC and the WATCH; use TxPipelined`
 			}
 			return nil
 		})

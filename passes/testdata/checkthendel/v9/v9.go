@@ -16,14 +16,14 @@ var ErrNotOwner = errors.New("lock not held")
 // The incident's shape: GET, compare, DEL.
 func unlock(ctx context.Context, rdb *redis.Client, key, token string) {
 	if rdb.Get(ctx, key).Val() == token {
-		rdb.Del(ctx, key) // want `Del of key after a GET compared its value in a separate round trip: if the lock expires and another process takes it between the two, this deletes their lock; compare and delete in one step`
+		rdb.Del(ctx, key) // want `Del of key after a separate GET compare can delete another holder's lock; compare and delete in one step`
 	}
 }
 
 // Operands the other way round; the DEL's error checked inside.
 func unlockErr(ctx context.Context, rdb redis.Cmdable, jobID int, token string) error {
 	if token == rdb.Get(ctx, fmt.Sprintf("lock:job:%d", jobID)).Val() {
-		if err := rdb.Del(ctx, fmt.Sprintf("lock:job:%d", jobID)).Err(); err != nil { // want `Del of fmt.Sprintf\("lock:job:%d", jobID\) after a GET`
+		if err := rdb.Del(ctx, fmt.Sprintf("lock:job:%d", jobID)).Err(); err != nil { // want `Del of fmt\.Sprintf\("lock:job:%d", jobID\) after a separate GET compare can delete another holder's lock; compare and delete in one step`
 			return err
 		}
 	}
@@ -40,7 +40,7 @@ func unlockVar(ctx context.Context, rdb *redis.ClusterClient, key, token string)
 	if v != token {
 		return ErrNotOwner
 	}
-	return rdb.Del(ctx, key).Err() // want `Del of key after a GET`
+	return rdb.Del(ctx, key).Err() // want `Del of key after a separate`
 }
 
 type Mutex struct {
@@ -57,14 +57,14 @@ func (m *Mutex) Lock(ctx context.Context) (bool, error) {
 func (m *Mutex) Unlock(ctx context.Context) {
 	v := m.rdb.Get(ctx, m.key).Val()
 	if v == m.token {
-		m.rdb.Unlink(ctx, m.key) // want `Unlink of m.key after a GET`
+		m.rdb.Unlink(ctx, m.key) // want `Unlink of m\.key after a separate GET compare can delete another holder's lock; compare and delete in one step`
 	}
 }
 
 // The GET in the if's init, and a second condition.
 func unlockInit(ctx context.Context, rdb *redis.Client, key, token string) bool {
 	if v, err := rdb.Get(ctx, key).Result(); err == nil && v == token {
-		return rdb.Del(ctx, key).Val() == 1 // want `Del of key after a GET`
+		return rdb.Del(ctx, key).Val() == 1 // want `Del of key after a separate`
 	}
 	return false
 }
@@ -74,7 +74,7 @@ func unlockElse(ctx context.Context, rdb *redis.Client, key, token string) error
 	if rdb.Get(ctx, key).Val() != token {
 		return ErrNotOwner
 	} else {
-		rdb.Del(ctx, key) // want `Del of key after a GET`
+		rdb.Del(ctx, key) // want `Del of key after a separate`
 	}
 	return nil
 }
@@ -98,7 +98,7 @@ func (j *job) finish(ctx context.Context) error {
 	if err != nil || v != j.token {
 		return err
 	}
-	return j.rdb.Del(ctx, j.key).Err() // want `Del of j.key after a GET`
+	return j.rdb.Del(ctx, j.key).Err() // want `Del of j\.key after a separate GET compare can delete another holder's lock; compare and delete in one step`
 }
 
 func watchedButDirect(ctx context.Context, rdb *redis.Client, key, token string) error {
@@ -107,7 +107,7 @@ func watchedButDirect(ctx context.Context, rdb *redis.Client, key, token string)
 	}
 	return rdb.Watch(ctx, func(tx *redis.Tx) error {
 		if tx.Get(ctx, key).Val() == token {
-			tx.Del(ctx, key) // want `Del of key after a GET`
+			tx.Del(ctx, key) // want `Del of key after a separate`
 		}
 		return nil
 	}, key)
@@ -120,7 +120,7 @@ func flagLock(ctx context.Context, rdb *redis.Client) {
 		return
 	}
 	if rdb.Get(ctx, "lock:nightly").Val() == "1" {
-		rdb.Del(ctx, "lock:nightly") // want `Del of "lock:nightly" after a GET .*; the compared value "1" is the same for every holder, so give the lock a random token \(see LV204\)`
+		rdb.Del(ctx, "lock:nightly") // want `Del of "lock:nightly" after a separate GET compare can delete another holder's lock; compare and delete in one step; "1" is shared by every holder \(LV204\)`
 	}
 }
 

@@ -29,7 +29,7 @@ func leaseShard(ctx context.Context, rdb redis.UniversalClient, shard, worker st
 		}
 		_, err = tx.Pipelined(ctx, func(p redis.Pipeliner) error {
 			if ttl <= 0 {
-				p.Del(ctx, key) // want `Del of key after a GET compared its value in a separate round trip: .*; inside Watch, Pipelined sends it outside MULTI/EXEC, so the WATCH guards nothing; queue it with TxPipelined`
+				p.Del(ctx, key) // want `Del of key after a separate GET compare can delete another holder's lock; Pipelined inside Watch bypasses MULTI/EXEC and the WATCH; use TxPipelined`
 			} else {
 				p.Set(ctx, key, worker, ttl)
 			}
@@ -56,7 +56,7 @@ func returnShard(ctx context.Context, rdb *redis.Client, shard, worker string, k
 		if keep > 0 {
 			pipe.Set(ctx, key, worker, keep)
 		} else {
-			pipe.Del(ctx, key) // want `Del of key after a GET compared its value in a separate round trip: .*; inside Watch, Pipeline sends it outside MULTI/EXEC, so the WATCH guards nothing; queue it with TxPipeline`
+			pipe.Del(ctx, key) // want `Del of key after a separate GET compare can delete another holder's lock; Pipeline inside Watch bypasses MULTI/EXEC and the WATCH; use TxPipeline`
 		}
 		_, err = pipe.Exec(ctx)
 		return err

@@ -21,14 +21,14 @@ func (m *Mutex) UnlockViaHelper(ctx context.Context, rdb *redis.Client) error {
 	if rdb.Get(ctx, m.key).Val() != m.token {
 		return ErrNotOwner
 	}
-	return delKey(ctx, rdb, m.key) // want `delKey deletes m.key \(Del\) after a GET compared its value in a separate round trip`
+	return delKey(ctx, rdb, m.key) // want `delKey deletes m\.key \(Del\) after a separate GET compare, so it can delete another holder's lock; compare and delete in one step`
 }
 
 // The lock named by its function, the key built in place.
 func releaseJob(ctx context.Context, rdb *redis.Client, id, token string) {
 	key := "lock:job:" + id
 	if v, _ := rdb.Get(ctx, key).Result(); v == token {
-		_ = delKey(ctx, rdb, key) // want `delKey deletes key \(Del\) after a GET compared its value`
+		_ = delKey(ctx, rdb, key) // want `delKey deletes key \(Del\) after a separate GET compare, so it can delete another holder's lock; compare and delete in one step`
 	}
 }
 

@@ -16,7 +16,7 @@ var rdb *redis.Client
 // --- reported ---
 
 func Lock(ctx context.Context, key string) (bool, error) {
-	return rdb.SetNX(ctx, key, "1", 10*time.Second).Result() // want `lock key is acquired with the constant "1", the same for every holder, and released`
+	return rdb.SetNX(ctx, key, "1", 10*time.Second).Result() // want `lock key is acquired with the constant "1" and released, so no owner check can tell holders apart; use a random token`
 }
 
 func Unlock(ctx context.Context, key string) error {

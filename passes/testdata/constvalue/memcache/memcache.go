@@ -8,7 +8,7 @@ import (
 
 // A constant value, released by Delete.
 func constant(mc *memcache.Client, key string) error {
-	if err := mc.Add(&memcache.Item{Key: key, Value: []byte("locked"), Expiration: 30}); err != nil { // want `lock key is acquired with the constant "locked", the same for every holder, and released`
+	if err := mc.Add(&memcache.Item{Key: key, Value: []byte("locked"), Expiration: 30}); err != nil { // want `lock key is acquired with the constant "locked" and released, so no owner check can tell holders apart; use a random token`
 		return err
 	}
 	return mc.Delete(key)
@@ -16,7 +16,7 @@ func constant(mc *memcache.Client, key string) error {
 
 // Renewed by Touch.
 func renewed(mc *memcache.Client, key string) {
-	if mc.Add(&memcache.Item{Key: key, Value: []byte("1"), Expiration: 30}) != nil { // want `lock key is acquired with the constant "1", the same for every holder, and renewed`
+	if mc.Add(&memcache.Item{Key: key, Value: []byte("1"), Expiration: 30}) != nil { // want `lock key is acquired with the constant "1" and renewed, so no owner check can tell holders apart; use a random token`
 		return
 	}
 	for range 3 {

@@ -14,7 +14,7 @@ func work() {}
 
 // A constant value, released with DEL.
 func constant(c redis.Conn, key string) {
-	if reply, _ := c.Do("SET", key, "locked", "NX", "EX", 30); reply == nil { // want `lock key is acquired with the constant "locked", the same for every holder, and released`
+	if reply, _ := c.Do("SET", key, "locked", "NX", "EX", 30); reply == nil { // want `lock key is acquired with the constant "locked" and released, so no owner check can tell holders apart; use a random token`
 		return
 	}
 	work()
@@ -24,7 +24,7 @@ func constant(c redis.Conn, key string) {
 // The process ID, released by script: the script compares equal for
 // every goroutine of the process.
 func pid(c redis.Conn, key string) {
-	if _, err := redis.String(c.Do("SET", key, os.Getpid(), "NX", "PX", 30000)); err != nil { // want `lock key is acquired with the process ID \(os.Getpid\(\)\) as the value`
+	if _, err := redis.String(c.Do("SET", key, os.Getpid(), "NX", "PX", 30000)); err != nil { // want `lock key is acquired with the process ID \(os\.Getpid\(\)\), which repeats across hosts and released, so no owner check can tell holders apart; use a random token`
 		return
 	}
 	work()

@@ -13,7 +13,7 @@ import (
 
 func compatConstant(ctx context.Context, client rueidis.Client, key string) {
 	c := rueidiscompat.NewAdapter(client)
-	if !c.SetNX(ctx, key, "locked", time.Minute).Val() { // want `lock key is acquired with the constant "locked", the same for every holder, and released`
+	if !c.SetNX(ctx, key, "locked", time.Minute).Val() { // want `lock key is acquired with the constant "locked" and released, so no owner check can tell holders apart; use a random token`
 		return
 	}
 	defer c.Del(ctx, key)

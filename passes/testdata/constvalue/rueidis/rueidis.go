@@ -20,7 +20,7 @@ func newToken() string {
 
 // A constant value, released by DEL.
 func constant(ctx context.Context, client rueidis.Client, key string) {
-	if client.Do(ctx, client.B().Set().Key(key).Value("1").Nx().ExSeconds(30).Build()).Error() != nil { // want `lock key is acquired with the constant "1", the same for every holder, and released`
+	if client.Do(ctx, client.B().Set().Key(key).Value("1").Nx().ExSeconds(30).Build()).Error() != nil { // want `lock key is acquired with the constant "1" and released, so no owner check can tell holders apart; use a random token`
 		return
 	}
 	client.Do(ctx, client.B().Del().Key(key).Build())

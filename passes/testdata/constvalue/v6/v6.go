@@ -9,7 +9,7 @@ import (
 )
 
 func constant(rdb *redis.Client, key string) {
-	if !rdb.SetNX(key, "locked", time.Minute).Val() { // want `lock key is acquired with the constant "locked", the same for every holder, and released`
+	if !rdb.SetNX(key, "locked", time.Minute).Val() { // want `lock key is acquired with the constant "locked" and released, so no owner check can tell holders apart; use a random token`
 		return
 	}
 	defer rdb.Del(key)

@@ -34,7 +34,7 @@ type txStep struct {
 // writes; the next step gives it up when the site is busy.
 func holdRadio(s *txStep) error {
 	key := keyspace.Key(radioTxLockFmt, s.radio)
-	ok, err := s.rdb.SetNX(s.ctx, key, "busy", 3*time.Second).Result() // want `lock key is acquired with the constant "busy", the same for every holder, and released`
+	ok, err := s.rdb.SetNX(s.ctx, key, "busy", 3*time.Second).Result() // want `lock key is acquired with the constant "busy" and released, so no owner check can tell holders apart; use a random token`
 	if err != nil {
 		return err
 	}

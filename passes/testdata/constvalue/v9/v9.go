@@ -26,7 +26,7 @@ var unlock = redis.NewScript(`if redis.call("get", KEYS[1]) == ARGV[1] then retu
 
 // An integer constant, released by a deferred DEL.
 func withIntValue(ctx context.Context, rdb *redis.Client, key string) error {
-	ok, err := rdb.SetNX(ctx, key, 1, ttl).Result() // want `lock key is acquired with the constant 1, the same for every holder, and released`
+	ok, err := rdb.SetNX(ctx, key, 1, ttl).Result() // want `lock key is acquired with the constant 1 and released, so no owner check can tell holders apart; use a random token`
 	if err != nil || !ok {
 		return err
 	}
@@ -52,7 +52,7 @@ func (m *Mutex) Unlock(ctx context.Context) {
 
 // true, renewed in a loop.
 func withBool(ctx context.Context, rdb *redis.Client, key string, t *time.Ticker) {
-	if !rdb.SetNX(ctx, key, true, ttl).Val() { // want `acquired with the constant true, the same for every holder, and renewed`
+	if !rdb.SetNX(ctx, key, true, ttl).Val() { // want `lock key is acquired with the constant true and renewed, so no owner check can tell holders apart; use a random token`
 		return
 	}
 	for range t.C {
@@ -73,7 +73,7 @@ func keyAsValue(ctx context.Context, rdb *redis.Client, id int) {
 // any process with the same PID on another host.
 func withPID(ctx context.Context, rdb *redis.Client, key string) {
 	val := strconv.Itoa(os.Getpid())
-	if !rdb.SetNX(ctx, key, val, ttl).Val() { // want `acquired with the process ID \(val\) as the value, which repeats across hosts`
+	if !rdb.SetNX(ctx, key, val, ttl).Val() { // want `lock key is acquired with the process ID \(val\), which repeats across hosts and released, so no owner check can tell holders apart; use a random token`
 		return
 	}
 	defer unlock.Run(ctx, rdb, []string{key}, val)
@@ -89,7 +89,7 @@ func withRune(ctx context.Context, rdb *redis.Client, key string, worker int) {
 // whose token is that same constant: still unguarded.
 func viaLocal(ctx context.Context, rdb *redis.Client, key string) {
 	v := "1"
-	if rdb.SetNX(ctx, key, v, ttl).Val() { // want `acquired with v \("1"\), a variable that only ever holds a constant`
+	if rdb.SetNX(ctx, key, v, ttl).Val() { // want `lock key is acquired with v \("1"\), a variable only ever holding a constant and released, so no owner check can tell holders apart; use a random token`
 		unlock.Run(ctx, rdb, []string{key}, v)
 	}
 }
@@ -98,7 +98,7 @@ func viaLocal(ctx context.Context, rdb *redis.Client, key string) {
 var owner = "node-1"
 
 func lockJob(ctx context.Context, rdb *redis.Client, id int) bool {
-	return rdb.SetNX(ctx, fmt.Sprintf("lock:job:%d", id), owner, ttl).Val() // want `acquired with owner \("node-1"\), a variable that only ever holds a constant`
+	return rdb.SetNX(ctx, fmt.Sprintf("lock:job:%d", id), owner, ttl).Val() // want `lock fmt\.Sprintf\("lock:job:%d", id\) is acquired with owner \("node-1"\), a variable only ever holding a constant and released, so no owner check can tell holders apart; use a random token`
 }
 
 func unlockJob(ctx context.Context, rdb *redis.Client, id int) {
@@ -134,7 +134,7 @@ func (l *Lease) Release(ctx context.Context) {
 // No TTL, then EXPIRE, then DEL: the lock can expire, so the release
 // needs an owner.
 func ttlLater(ctx context.Context, rdb *redis.Client, key string) {
-	if !rdb.SetNX(ctx, key, "x", 0).Val() { // want `lock key is acquired with the constant "x", the same for every holder, and released`
+	if !rdb.SetNX(ctx, key, "x", 0).Val() { // want `lock key is acquired with the constant "x" and released, so no owner check can tell holders apart; use a random token`
 		return
 	}
 	rdb.Expire(ctx, key, ttl)

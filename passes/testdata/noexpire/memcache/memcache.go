@@ -11,7 +11,7 @@ var errBusy = errors.New("busy")
 
 // Add with no Expiration: the item never expires.
 func deferDelete(mc *memcache.Client, key, token string) error {
-	err := mc.Add(&memcache.Item{Key: key, Value: []byte(token)}) // want `lock key is acquired by Add with no TTL and nothing expires it: .*; set Expiration \(seconds\) in the Item passed to Add; make the TTL 3-5x.*; once it has a TTL, the Delete that releases it must check the owner too \(memcached has no scripts: Get the item, compare its Value with the token, and CompareAndSwap it with Expiration -1`
+	err := mc.Add(&memcache.Item{Key: key, Value: []byte(token)}) // want `lock key is acquired by Add with no TTL and nothing expires it: a dead holder keeps it forever; set the Expiration \(seconds\) of the Item; then its Delete must check the owner \(LV201\)`
 	if err == memcache.ErrNotStored {
 		return errBusy
 	}
@@ -31,7 +31,7 @@ type Mutex struct {
 
 func (m *Mutex) Lock() error {
 	it := &memcache.Item{Key: m.key, Value: m.token, Expiration: 0}
-	return m.mc.Add(it) // want `lock m.key is acquired by Add with no TTL.*below the TTL$`
+	return m.mc.Add(it) // want `lock m\.key is acquired by Add with no TTL and nothing expires it: a dead holder keeps it forever; set the Expiration \(seconds\) of the Item`
 }
 
 func (m *Mutex) Unlock() error {

@@ -12,7 +12,7 @@ var errBusy = errors.New("busy")
 // crash before the DEL leaves the counter at 1 for good.
 func incrNoTTL(c redis.Conn, job string) error {
 	key := "lock:incr:" + job
-	n, err := redis.Int(c.Do("INCR", key)) // want `lock key is acquired by INCR with no TTL and nothing expires it: a holder that dies before the release leaves it held forever; use one SET that carries the TTL \(SET key value NX PX ttl\)`
+	n, err := redis.Int(c.Do("INCR", key)) // want `lock key is acquired by INCR with no TTL and nothing expires it: a dead holder keeps it forever; use SET key value NX PX ttl; then its DEL must check the owner \(LV201\)`
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ func work() {}
 
 // SETNX, then DEL: a holder that dies in between leaves the lock forever.
 func runOnce(c redis.Conn, key, token string) error {
-	ok, err := redis.Bool(c.Do("SETNX", key, token)) // want `lock key is acquired by SETNX with no TTL and nothing expires it: .*; once it has a TTL, the DEL that releases it must check the owner too \(compare and delete in one step\)`
+	ok, err := redis.Bool(c.Do("SETNX", key, token)) // want `lock key is acquired by SETNX with no TTL and nothing expires it: a dead holder keeps it forever; use Do\("SET", k, v, "NX", "PX", ms\); then its DEL must check the owner \(LV201\)`
 	if err != nil || !ok {
 		return err
 	}
@@ -31,7 +31,7 @@ type Mutex struct {
 func (m *Mutex) Lock() error {
 	conn := m.pool.Get()
 	defer conn.Close()
-	_, err := redis.String(conn.Do("SET", m.key, m.token, "NX")) // want `lock m.key is acquired by SET with no TTL.*below the TTL$`
+	_, err := redis.String(conn.Do("SET", m.key, m.token, "NX")) // want `lock m\.key is acquired by SET with no TTL and nothing expires it: a dead holder keeps it forever; add "PX", ms to the SET`
 	return err
 }
 

@@ -12,7 +12,7 @@ func incrWork(context.Context) error { return nil }
 // crash before the DEL leaves the counter at 1 for good.
 func incrNoTTL(ctx context.Context, client rueidis.Client, job string) error {
 	key := "lock:incr:" + job
-	n, err := client.Do(ctx, client.B().Incr().Key(key).Build()).AsInt64() // want `lock key is acquired by INCR with no TTL and nothing expires it: a holder that dies before the release leaves it held forever; use one SET that carries the TTL \(SET key value NX PX ttl\)`
+	n, err := client.Do(ctx, client.B().Incr().Key(key).Build()).AsInt64() // want `lock key is acquired by INCR with no TTL and nothing expires it: a dead holder keeps it forever; use SET key value NX PX ttl; then its DEL must check the owner \(LV201\)`
 	if err != nil {
 		return err
 	}

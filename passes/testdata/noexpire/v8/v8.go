@@ -25,7 +25,7 @@ type Locker struct {
 }
 
 func (l *Locker) Lock(ctx context.Context) error {
-	ok, err := l.rdb.SetNX(ctx, l.name, 1, 0).Result() // want `lock l.name is acquired by SetNX.*; once it has a TTL, the Del that releases it must check the owner too .*, and that check needs a random token in place of the constant 1 \(LV204\)$`
+	ok, err := l.rdb.SetNX(ctx, l.name, 1, 0).Result() // want `lock l\.name is acquired by SetNX with no TTL and nothing expires it: a dead holder keeps it forever; pass the TTL to SetNX; then its Del must check a random token \(LV201, LV204\)`
 	if err != nil {
 		return err
 	}

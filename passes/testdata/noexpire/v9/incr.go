@@ -11,7 +11,7 @@ import (
 // crash before the DEL leaves the counter at 1 for good.
 func incrNoTTL(ctx context.Context, rdb *redis.Client, job string) error {
 	key := "lock:incr:" + job
-	if rdb.Incr(ctx, key).Val() != 1 { // want `lock key is acquired by Incr with no TTL and nothing expires it: a holder that dies before the release leaves it held forever; use one SET that carries the TTL \(SET key value NX PX ttl\); make the TTL 3-5x`
+	if rdb.Incr(ctx, key).Val() != 1 { // want `lock key is acquired by Incr with no TTL and nothing expires it: a dead holder keeps it forever; use SET key value NX PX ttl; then its Del must check the owner \(LV201\)`
 		return errBusy
 	}
 	defer rdb.Del(ctx, key)

@@ -20,7 +20,7 @@ var unlockScript = redis.NewScript(unlockLua)
 
 // SETNX with a zero TTL, released by a deferred DEL in the same function.
 func deferDel(ctx context.Context, rdb *redis.Client, key, token string) error {
-	ok, err := rdb.SetNX(ctx, key, token, 0).Result() // want `lock key is acquired by SetNX with no TTL and nothing expires it: .*; once it has a TTL, the Del that releases it must check the owner too \(compare and delete in one step\): a holder slower than the TTL would otherwise delete the next holder's lock \(LV201\)$`
+	ok, err := rdb.SetNX(ctx, key, token, 0).Result() // want `lock key is acquired by SetNX with no TTL and nothing expires it: a dead holder keeps it forever; pass the TTL to SetNX; then its Del must check the owner \(LV201\)`
 	if err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ type Mutex struct {
 }
 
 func (m *Mutex) TryLock(ctx context.Context) (bool, error) {
-	err := m.rdb.SetArgs(ctx, m.key, m.token, redis.SetArgs{Mode: "NX"}).Err() // want `lock m.key is acquired by SetArgs with no TTL.*give the work its own timeout below the TTL$`
+	err := m.rdb.SetArgs(ctx, m.key, m.token, redis.SetArgs{Mode: "NX"}).Err() // want `lock m\.key is acquired by SetArgs with no TTL and nothing expires it: a dead holder keeps it forever; pass the TTL to SetArgs`
 	if errors.Is(err, redis.Nil) {
 		return false, nil
 	}
@@ -57,7 +57,7 @@ func (m *Mutex) Unlock(ctx context.Context) error {
 // KeepTTL on an absent key leaves none; released by a returned closure.
 func keepTTL(ctx context.Context, rdb redis.Cmdable, name string) (func(), error) {
 	key := "lock:" + name
-	if !rdb.SetNX(ctx, key, "1", redis.KeepTTL).Val() { // want `lock key is acquired by SetNX with no TTL.*the Unlink that releases it must check the owner too .*\(LV201\), and that check needs a random token in place of the constant "1" \(LV204\)$`
+	if !rdb.SetNX(ctx, key, "1", redis.KeepTTL).Val() { // want `lock key is acquired by SetNX with no TTL and nothing expires it: a dead holder keeps it forever; pass the TTL to SetNX; then its Unlink must check a random token \(LV201, LV204\)`
 		return nil, errBusy
 	}
 	return func() { rdb.Unlink(ctx, key) }, nil

@@ -22,7 +22,7 @@ func report(ctx context.Context, mc *memcache.Client, key string, token []byte) 
 		return err
 	}
 	defer mc.Delete(key)
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // want `the work under lock key gets 2m0s \(context.WithTimeout\), not less than the lock's TTL 30s`
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // want `the work under lock key gets 2m0s \(context\.WithTimeout\), not less than its TTL 30s: the lock may expire mid-work; shorten it or renew the lock`
 	defer cancel()
 	return rebuild(ctx)
 }

@@ -26,7 +26,7 @@ func report(ctx context.Context, c redis.Conn, key, token string) error {
 		return errBusy
 	}
 	defer unlock.Do(c, key, token)
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // want `the work under lock key gets 2m0s \(context.WithTimeout\), not less than the lock's TTL 30s`
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // want `the work under lock key gets 2m0s \(context\.WithTimeout\), not less than its TTL 30s: the lock may expire mid-work; shorten it or renew the lock`
 	defer cancel()
 	return rebuild(ctx)
 }

@@ -25,7 +25,7 @@ func report(ctx context.Context, client rueidis.Client, key, token string) error
 		return err
 	}
 	defer unlock.Exec(ctx, client, []string{key}, []string{token})
-	ctx, cancel := context.WithTimeout(ctx, time.Minute) // want `the work under lock key gets 1m0s \(context.WithTimeout\), not less than the lock's TTL 20s`
+	ctx, cancel := context.WithTimeout(ctx, time.Minute) // want `the work under lock key gets 1m0s \(context\.WithTimeout\), not less than its TTL 20s: the lock may expire mid-work; shorten it or renew the lock`
 	defer cancel()
 	return rebuild(ctx)
 }

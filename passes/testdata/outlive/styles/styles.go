@@ -55,7 +55,7 @@ func switched(ctx context.Context, rdb *redis.Client, key, token string) error {
 		return errBusy
 	}
 	defer rdb.Del(ctx, key)
-	ctx, cancel := context.WithTimeoutCause(ctx, 2*lockTTL, errSlow) // want `gets 1m0s \(context.WithTimeoutCause\), not less than the lock's TTL 30s`
+	ctx, cancel := context.WithTimeoutCause(ctx, 2*lockTTL, errSlow) // want `the work under lock key gets 1m0s \(context\.WithTimeoutCause\), not less than its TTL 30s: the lock may expire mid-work; shorten it or renew the lock`
 	defer cancel()
 	return work(ctx)
 }
@@ -75,7 +75,7 @@ func deadlineVar(ctx context.Context, rdb *redis.Client, key, token string) erro
 	}
 	defer rdb.Del(ctx, key)
 	dl := time.Now().Add(30 * time.Second)
-	ctx, cancel := context.WithDeadline(ctx, dl) // want `gets 30s \(context.WithDeadline\), not less than the lock's TTL 30s`
+	ctx, cancel := context.WithDeadline(ctx, dl) // want `the work under lock key gets 30s \(context\.WithDeadline\), not less than its TTL 30s: the lock may expire mid-work; shorten it or renew the lock`
 	defer cancel()
 	return work(ctx)
 }
@@ -95,7 +95,7 @@ func (l *Locker) Run(ctx context.Context, fn func(context.Context) error) error 
 		return errBusy
 	}
 	defer l.rdb.Del(ctx, l.key)
-	ctx, cancel := context.WithTimeout(ctx, 2*l.ttl) // want `gets 2 \* l.ttl \(context.WithTimeout\), not less than the lock's TTL l.ttl`
+	ctx, cancel := context.WithTimeout(ctx, 2*l.ttl) // want `the work under lock l\.key gets 2 \* l\.ttl \(context\.WithTimeout\), not less than its TTL l\.ttl: the lock may expire mid-work; shorten it or renew the lock`
 	defer cancel()
 	return fn(ctx)
 }

@@ -16,7 +16,7 @@ func report(ctx context.Context, rdb *redis.Client, key, token string) error {
 		return err
 	}
 	defer rdb.Del(ctx, key)
-	ctx, cancel := context.WithTimeout(ctx, time.Minute) // want `the work under lock key gets 1m0s \(context.WithTimeout\), not less than the lock's TTL 15s`
+	ctx, cancel := context.WithTimeout(ctx, time.Minute) // want `the work under lock key gets 1m0s \(context\.WithTimeout\), not less than its TTL 15s: the lock may expire mid-work; shorten it or renew the lock`
 	defer cancel()
 	return rebuild(ctx)
 }

@@ -35,7 +35,7 @@ func report(ctx context.Context, rdb *redis.Client, token string) error {
 		return err
 	}
 	defer unlock(ctx, rdb, "lock:report", token)
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // want `the work under lock "lock:report" gets 2m0s \(context.WithTimeout\), not less than the lock's TTL 30s: the lock expires while this code still holds it`
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // want `the work under lock "lock:report" gets 2m0s \(context\.WithTimeout\), not less than its TTL 30s: the lock may expire mid-work; shorten it or renew the lock`
 	defer cancel()
 	return rebuild(ctx)
 }
@@ -52,7 +52,7 @@ func throttle(ctx context.Context, rdb *redis.Client, key, token string) error {
 
 // The whole request gets 5 minutes, made before the lock is taken.
 func handle(ctx context.Context, rdb *redis.Client, key, token string) error {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute) // want `the context given 5m0s here \(context.WithTimeout\), before the lock is taken, carries the work under lock key, whose TTL is only 1m0s`
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute) // want `the context given 5m0s here \(context\.WithTimeout\) before the lock is taken carries the work under lock key, whose TTL is 1m0s: the lock may expire mid-work; shorten it or renew the lock`
 	defer cancel()
 	ok, err := rdb.SetNX(ctx, key, token, time.Minute).Result()
 	if err != nil || !ok {
@@ -69,7 +69,7 @@ func (c *Config) run(ctx context.Context, rdb *redis.Client, key, token string) 
 		return errBusy
 	}
 	defer unlock(ctx, rdb, key, token)
-	ctx, cancel := context.WithTimeout(ctx, c.LockTTL) // want `gets c.LockTTL \(context.WithTimeout\), not less than the lock's TTL c.LockTTL`
+	ctx, cancel := context.WithTimeout(ctx, c.LockTTL) // want `the work under lock key gets c\.LockTTL \(context\.WithTimeout\), not less than its TTL c\.LockTTL: the lock may expire mid-work; shorten it or renew the lock`
 	defer cancel()
 	return rebuild(ctx)
 }
@@ -80,7 +80,7 @@ func (c *Config) runSeconds(ctx context.Context, rdb *redis.Client, key, token s
 		return errBusy
 	}
 	defer unlock(ctx, rdb, key, token)
-	ctx, cancel := context.WithTimeout(ctx, time.Duration(c.LockSeconds)*time.Second+5*time.Second) // want `gets time.Duration\(c.LockSeconds\) \* time.Second \+ 5 \* time.Second \(context.WithTimeout\), not less than the lock's TTL time.Duration\(c.LockSeconds\) \* time.Second`
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(c.LockSeconds)*time.Second+5*time.Second) // want `the work under lock key gets time\.Duration\(c\.LockSeconds\) \* time\.Second \+ 5 \* time\.Second \(context\.WithTimeout\), not less than its TTL time\.Duration\(c\.LockSeconds\) \* time\.Second: the lock may expire mid-work; shorten it or renew the lock`
 	defer cancel()
 	return rebuild(ctx)
 }

@@ -9,6 +9,6 @@ import (
 
 func unlock(ctx context.Context, rdb *redis.Client, key, token string) {
 	if rdb.Get(ctx, key).Val() == token {
-		rdb.Del(ctx, key) // want `Del of key after a GET`
+		rdb.Del(ctx, key) // want `Del of key after a separate`
 	}
 }

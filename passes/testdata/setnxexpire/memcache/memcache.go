@@ -9,7 +9,7 @@ func addThenTouch(mc *memcache.Client, key, token string) error {
 	if err := mc.Add(&memcache.Item{Key: key, Value: []byte(token)}); err != nil {
 		return err
 	}
-	mc.Touch(key, 30) // want `Touch after Add wrote key without a TTL: a crash between the two round trips leaves the key with no TTL, kept forever; set Expiration \(seconds\) in the Item passed to Add`
+	mc.Touch(key, 30) // want `Touch after Add wrote key without a TTL: a crash in between leaves the key with no TTL; set the Expiration \(seconds\) of the Item`
 	return nil
 }
 

@@ -20,7 +20,7 @@ func acquireIfOK(c redis.Conn, key, token string) (bool, error) {
 		return false, err
 	}
 	if ok {
-		c.Do("EXPIRE", key, lockSeconds) // want `EXPIRE after SETNX acquired key without a TTL: .*; use one SET that carries the TTL: Do\("SET", key, value, "NX", "PX", ms\)`
+		c.Do("EXPIRE", key, lockSeconds) // want `EXPIRE after SETNX acquired key without a TTL: a crash in between leaves the lock held forever; use Do\("SET", k, v, "NX", "PX", ms\)`
 	}
 	return ok, nil
 }
@@ -77,7 +77,7 @@ func withContext(ctx context.Context, c redis.Conn, key, token string) error {
 // GETSET takeover (old SETNX recipe): reported, no fix.
 func takeover(c redis.Conn, key, token string) {
 	c.Do("GETSET", key, token)
-	c.Do("EXPIRE", key, 30) // want `EXPIRE after GETSET: GETSET clears the TTL`
+	c.Do("EXPIRE", key, 30) // want `EXPIRE after GETSET, which clears the TTL of`
 }
 
 // The EXPIRE's reply is used: reported, no fix.

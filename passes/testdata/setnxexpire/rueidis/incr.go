@@ -21,7 +21,7 @@ func incrLock(ctx context.Context, client rueidis.Client, key string) error {
 	if n != 1 {
 		return errBusy
 	}
-	client.Do(ctx, client.B().Expire().Key(key).Seconds(30).Build()) // want `EXPIRE after INCR acquired key without a TTL: a crash between the two round trips leaves the lock with no TTL, held forever; use one SET that carries the TTL \(SET key value NX PX ttl\)`
+	client.Do(ctx, client.B().Expire().Key(key).Seconds(30).Build()) // want `EXPIRE after INCR acquired key without a TTL: a crash in between leaves the lock held forever; use SET key value NX PX ttl`
 	defer client.Do(ctx, client.B().Del().Key(key).Build())
 	return work(ctx)
 }

@@ -35,7 +35,7 @@ func setNXThenPexpire(ctx context.Context, client rueidis.Client, key, token str
 	if err != nil {
 		return err
 	}
-	if err := client.Do(ctx, client.B().Pexpire().Key(key).Milliseconds(ttl.Milliseconds()).Build()).Error(); err != nil { // want `PEXPIRE after SET wrote key without a TTL: .*; add the TTL to the SET: ….Nx\(\).PxMilliseconds\(ms\)`
+	if err := client.Do(ctx, client.B().Pexpire().Key(key).Milliseconds(ttl.Milliseconds()).Build()).Error(); err != nil { // want `PEXPIRE after SET wrote key without a TTL: a crash in between leaves the key with no TTL; add \.PxMilliseconds\(ms\) to the SET`
 		return err
 	}
 	return nil
@@ -67,7 +67,7 @@ func viaVariable(ctx context.Context, client rueidis.Client, key, token string) 
 // GETSET takeover (old SETNX recipe): reported, no fix.
 func getSet(ctx context.Context, client rueidis.Client, key, token string) {
 	client.Do(ctx, client.B().Getset().Key(key).Value(token).Build())
-	client.Do(ctx, client.B().Expire().Key(key).Seconds(10).Build()) // want `EXPIRE after GETSET: GETSET clears the TTL`
+	client.Do(ctx, client.B().Expire().Key(key).Seconds(10).Build()) // want `EXPIRE after GETSET, which clears the TTL of`
 }
 
 // On a dedicated connection.

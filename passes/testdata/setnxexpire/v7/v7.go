@@ -12,7 +12,7 @@ func acquire(rdb *redis.Client, key, token string) (bool, error) {
 	if err != nil || !ok {
 		return false, err
 	}
-	rdb.Expire(key, 30*time.Second) // want `Expire after SetNX .* key without a TTL: a crash between the two round trips .*; pass the TTL to SetNX`
+	rdb.Expire(key, 30*time.Second) // want `Expire after SetNX acquired key without a TTL: a crash in between leaves the lock held forever; pass the TTL to SetNX`
 	return true, nil
 }
 

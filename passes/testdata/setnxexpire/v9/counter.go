@@ -13,6 +13,6 @@ import (
 func seedWindow(ctx context.Context, rdb *redis.Client, ip string) (int64, error) {
 	key := "window:" + ip
 	rdb.SetNX(ctx, key, 0, 0)
-	rdb.Expire(ctx, key, time.Minute) // want `Expire after SetNX wrote key without a TTL: a crash between the two round trips leaves the key with no TTL, kept forever`
+	rdb.Expire(ctx, key, time.Minute) // want `Expire after SetNX wrote key without a TTL: a crash in between leaves the key with no TTL; pass the TTL to SetNX`
 	return rdb.Incr(ctx, key).Result()
 }

@@ -72,7 +72,7 @@ func resultUsed(ctx context.Context, rdb *redis.Client, key string) (bool, error
 // GETSET takeover (old SETNX recipe): no fix, reported.
 func getSet(ctx context.Context, rdb *redis.Client, key, token string) {
 	rdb.GetSet(ctx, key, token)
-	rdb.Expire(ctx, key, ttl) // want `Expire after GetSet: GetSet clears the TTL`
+	rdb.Expire(ctx, key, ttl) // want `Expire after GetSet, which clears the TTL of`
 }
 
 // In a select loop.

@@ -29,7 +29,7 @@ func work(context.Context) error { return nil }
 
 // redsync: WithExpiry(30) asks for a 30ns mutex.
 func redsyncExpiry(ctx context.Context, rdb *redis.Client) error {
-	m := redsync.New(goredis.NewPool(rdb)).NewMutex("report", redsync.WithExpiry(30)) // want `TTL 30 is 30ns: a time.Duration counts nanoseconds, so the lock library's TTL is at most 1 ms`
+	m := redsync.New(goredis.NewPool(rdb)).NewMutex("report", redsync.WithExpiry(30)) // want `TTL 30 is 30ns \(a time\.Duration counts nanoseconds\), so the lock library's TTL is at most 1 ms; write 30 \* time\.Second or 30 \* time\.Millisecond`
 	if err := m.LockContext(ctx); err != nil {
 		return err
 	}
@@ -39,7 +39,7 @@ func redsyncExpiry(ctx context.Context, rdb *redis.Client) error {
 
 // redsync: an untyped constant declared without a unit.
 func redsyncConst(rs *redsync.Redsync) *redsync.Mutex {
-	return rs.NewMutex("report", redsync.WithExpiry(lockTTL)) // want `TTL lockTTL is 30ns: .* declare lockTTL as 30 \* time.Second or 30 \* time.Millisecond`
+	return rs.NewMutex("report", redsync.WithExpiry(lockTTL)) // want `TTL lockTTL is 30ns \(a time\.Duration counts nanoseconds\), so the lock library's TTL is at most 1 ms; declare lockTTL as 30 \* time\.Second or 30 \* time\.Millisecond`
 }
 
 // redsync: a count of seconds converted without a unit.
@@ -61,7 +61,7 @@ func redsyncVar(rs *redsync.Redsync) *redsync.Mutex {
 
 // bsm/redislock: Obtain's ttl argument.
 func obtain(ctx context.Context, locker *redislock.Client) error {
-	lock, err := locker.Obtain(ctx, "lock:report", 30, nil) // want `TTL 30 is 30ns: a time.Duration counts nanoseconds, so the lock expires`
+	lock, err := locker.Obtain(ctx, "lock:report", 30, nil) // want `TTL 30 is 30ns \(a time\.Duration counts nanoseconds\), so the lock expires within 1 ms; write 30 \* time\.Second or 30 \* time\.Millisecond`
 	if err != nil {
 		return err
 	}
@@ -76,12 +76,12 @@ func obtainFunc(ctx context.Context, rdb *redis.Client) (*redislock.Lock, error)
 
 // bsm/redislock: Refresh's ttl.
 func refresh(ctx context.Context, lock *redislock.Lock) error {
-	return lock.Refresh(ctx, 30, nil) // want `TTL 30 is 30ns: .* the lock library's TTL is at most 1 ms`
+	return lock.Refresh(ctx, 30, nil) // want `TTL 30 is 30ns \(a time\.Duration counts nanoseconds\), so the lock library's TTL is at most 1 ms; write 30 \* time\.Second or 30 \* time\.Millisecond`
 }
 
 // bsm/redislock: below the millisecond the library truncates to.
 func obtainMicros(ctx context.Context, locker *redislock.Client) (*redislock.Lock, error) {
-	return locker.Obtain(ctx, "lock:report", 500*time.Microsecond, nil) // want `TTL 500 \* time.Microsecond is 500µs, and the client truncates it to whole milliseconds`
+	return locker.Obtain(ctx, "lock:report", 500*time.Microsecond, nil) // want `TTL 500 \* time\.Microsecond is 500µs, sent as 0 whole milliseconds: Redis rejects the SET, so the lock is never acquired; pass at least 1ms`
 }
 
 // rueidislock: KeyValidity in nanoseconds.

@@ -13,7 +13,7 @@ import (
 // A time.Duration converted to int32 is a count of nanoseconds: 30s is
 // 30000000000, which wraps around in the int32 Expiration.
 func nanos(mc *memcache.Client, key string, token []byte, ttl time.Duration) {
-	mc.Add(&memcache.Item{Key: key, Value: token, Expiration: int32(ttl)}) // want `TTL int32\(ttl\) converts the time.Duration ttl to an integer, a count of nanoseconds, where Add takes a whole number of seconds`
+	mc.Add(&memcache.Item{Key: key, Value: token, Expiration: int32(ttl)}) // want `TTL int32\(ttl\) is a count of nanoseconds where Add takes seconds \(30s becomes 30000000000\); divide first: ttl / time\.Second`
 }
 
 type locker struct {
@@ -22,7 +22,7 @@ type locker struct {
 }
 
 func (l *locker) refresh(key string) error {
-	return l.mc.Touch(key, int32(l.ttl)) // want `TTL int32\(l.ttl\) converts the time.Duration l.ttl to an integer`
+	return l.mc.Touch(key, int32(l.ttl)) // want `TTL int32\(l\.ttl\) is a count of nanoseconds where Touch takes seconds \(30s becomes 30000000000\); divide first: l\.ttl / time\.Second`
 }
 
 // --- silent ---

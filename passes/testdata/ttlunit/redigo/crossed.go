@@ -9,19 +9,19 @@ import (
 // A count of milliseconds given to EX, seconds given to PX, fractional
 // seconds given to EX.
 func msToEX(c redis.Conn, key, token string, ttl time.Duration) {
-	c.Do("SET", key, token, "NX", "EX", int(ttl/time.Millisecond)) // want `TTL int\(ttl / time.Millisecond\) is a count of milliseconds, where SET takes seconds`
+	c.Do("SET", key, token, "NX", "EX", int(ttl/time.Millisecond)) // want `TTL int\(ttl / time\.Millisecond\) is a count of milliseconds where SET takes seconds: the key lives 1000 times longer; pass int64\(ttl / time\.Second\)`
 }
 
 func secondsToPX(c redis.Conn, key, token string, ttl time.Duration) {
-	c.Do("SET", key, token, "NX", "PX", int64(ttl.Seconds())) // want `TTL int64\(ttl.Seconds\(\)\) is a count of seconds, where SET takes milliseconds`
+	c.Do("SET", key, token, "NX", "PX", int64(ttl.Seconds())) // want `TTL int64\(ttl\.Seconds\(\)\) is a count of seconds where SET takes milliseconds: the key lives a thousandth as long; pass ttl\.Milliseconds\(\)`
 }
 
 func floatToEX(c redis.Conn, key, token string, ttl time.Duration) {
-	c.Do("SET", key, token, "NX", "EX", ttl.Seconds()) // want `TTL ttl.Seconds\(\) is a float64 of seconds, where SET takes a whole number of seconds`
+	c.Do("SET", key, token, "NX", "EX", ttl.Seconds()) // want `TTL ttl\.Seconds\(\) is a float64 of seconds where SET takes whole seconds, and Redis rejects a fraction; pass int64\(ttl / time\.Second\)`
 }
 
 func msToExpire(c redis.Conn, key string, ttl time.Duration) {
-	c.Do("EXPIRE", key, ttl.Milliseconds()) // want `TTL ttl.Milliseconds\(\) is a count of milliseconds, where EXPIRE takes seconds`
+	c.Do("EXPIRE", key, ttl.Milliseconds()) // want `TTL ttl\.Milliseconds\(\) is a count of milliseconds where EXPIRE takes seconds: the key lives 1000 times longer; pass int64\(ttl / time\.Second\)`
 }
 
 // --- silent: the units agree ---

@@ -20,12 +20,12 @@ var (
 
 // Bug: the embedded script reads ARGV[2] as milliseconds.
 func renewEmbedded(c redis.Conn, key, token string, ttl time.Duration) (int, error) {
-	return redis.Int(renewFromFile.Do(c, key, token, ttl)) // want `ttl is a time.Duration passed raw as script argument ARGV\[2\].*PEXPIRE/PX reads milliseconds`
+	return redis.Int(renewFromFile.Do(c, key, token, ttl)) // want `ttl, a time\.Duration passed raw as script argument ARGV\[2\], arrives as nanoseconds, a million times too long for PEXPIRE/PX; pass ttl\.Milliseconds\(\)`
 }
 
 // Bug: EVAL of the embedded text.
 func evalEmbedded(c redis.Conn, key, token string, ttl time.Duration) {
-	c.Do("EVAL", renewSrc, 1, key, token, ttl) // want `ttl is a time.Duration passed raw as script argument ARGV\[2\]`
+	c.Do("EVAL", renewSrc, 1, key, token, ttl) // want `ttl, a time\.Duration passed raw as script argument ARGV\[2\], arrives as nanoseconds, a million times too long for PEXPIRE/PX; pass ttl\.Milliseconds\(\)`
 }
 
 // Silent: the embedded script never reads ARGV[2]; EVALSHA of a script

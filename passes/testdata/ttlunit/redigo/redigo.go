@@ -12,7 +12,7 @@ var renewScript = redis.NewScript(1, `if redis.call("get", KEYS[1]) == ARGV[1] t
 
 // A time.Duration after EX goes out as "30s": SET fails every time.
 func acquireEX(c redis.Conn, key, token string, ttl time.Duration) (string, error) {
-	return redis.String(c.Do("SET", key, token, "NX", "EX", ttl)) // want `TTL ttl is a time.Duration where SET takes a whole number of seconds: it is not converted.*the lock is never acquired.*pass int64\(ttl / time.Second\), or ttl.Milliseconds\(\) to the command's millisecond form`
+	return redis.String(c.Do("SET", key, token, "NX", "EX", ttl)) // want `TTL ttl is a time\.Duration where SET takes a whole number of seconds, and goes out as "30s" or nanoseconds; pass int64\(ttl / time\.Second\)`
 }
 
 // After PX: the fix passes its milliseconds.
@@ -22,7 +22,7 @@ func acquirePX(c redis.Conn, key, token string, ttl time.Duration) (string, erro
 
 // EXPIRE with a constant duration: whole seconds, fixed.
 func expire(c redis.Conn, key string) {
-	c.Do("EXPIRE", key, 30*time.Second) // want `TTL 30 \* time.Second is a time.Duration where EXPIRE takes a whole number of seconds.*the key gets no TTL`
+	c.Do("EXPIRE", key, 30*time.Second) // want `TTL 30 \* time\.Second is a time\.Duration where EXPIRE takes a whole number of seconds, and goes out as "30s" or nanoseconds; pass int64\(\(30 \* time\.Second\) / time\.Second\)`
 }
 
 // PEXPIRE with a named constant.
@@ -52,7 +52,7 @@ func absolute(c redis.Conn, key string, ttl time.Duration) {
 
 // A duration as a script argument the script uses with PEXPIRE.
 func renew(c redis.Conn, key, token string, ttl time.Duration) (int, error) {
-	return redis.Int(renewScript.Do(c, key, token, ttl)) // want `ttl is a time.Duration passed raw as script argument ARGV\[2\].*PEXPIRE/PX reads milliseconds`
+	return redis.Int(renewScript.Do(c, key, token, ttl)) // want `ttl, a time\.Duration passed raw as script argument ARGV\[2\], arrives as nanoseconds, a million times too long for PEXPIRE/PX; pass ttl\.Milliseconds\(\)`
 }
 
 // --- silent ---
@@ -70,5 +70,5 @@ func correct(c redis.Conn, key, token string, ttl time.Duration) {
 
 // A time.Duration converted to an integer is a count of nanoseconds.
 func convertedNanos(c redis.Conn, key string, ttl time.Duration) {
-	c.Do("PEXPIRE", key, int64(ttl)) // want `TTL int64\(ttl\) converts the time.Duration ttl to an integer, a count of nanoseconds, where PEXPIRE takes a whole number of milliseconds`
+	c.Do("PEXPIRE", key, int64(ttl)) // want `TTL int64\(ttl\) is a count of nanoseconds where PEXPIRE takes milliseconds \(30s becomes 30000000000\); divide first: ttl / time\.Millisecond`
 }

@@ -11,23 +11,23 @@ type config struct{ LockSeconds int }
 
 // Ex truncates to whole seconds: EX 0, and the SET fails.
 func subSecondEx(ctx context.Context, client rueidis.Client, key, token string) error {
-	return client.Do(ctx, client.B().Set().Key(key).Value(token).Nx().Ex(500*time.Millisecond).Build()).Error() // want `TTL 500 \* time.Millisecond is 500ms, and the client truncates it to whole seconds: it is sent as 0, and Redis rejects a SET with an expire time of 0, so the lock is never acquired; pass a TTL of at least 1s, or set it in milliseconds \(PX\)`
+	return client.Do(ctx, client.B().Set().Key(key).Value(token).Nx().Ex(500*time.Millisecond).Build()).Error() // want `TTL 500 \* time\.Millisecond is 500ms, sent as 0 whole seconds: Redis rejects the SET, so the lock is never acquired; pass at least 1s, or use PX`
 }
 
 // Px truncates to whole milliseconds.
 func subMillisecondPx(ctx context.Context, client rueidis.Client, key string) {
-	client.Do(ctx, client.B().Set().Key(key).Value("v").Px(800*time.Microsecond).Build()) // want `TTL 800 \* time.Microsecond is 800µs, and the client truncates it to whole milliseconds: .*the write always fails`
+	client.Do(ctx, client.B().Set().Key(key).Value("v").Px(800*time.Microsecond).Build()) // want `TTL 800 \* time\.Microsecond is 800µs, sent as 0 whole milliseconds: Redis rejects the SET, so the write fails; pass at least 1ms`
 }
 
 // Through a local variable.
 func viaVariable(ctx context.Context, client rueidis.Client, key, token string) {
 	ttl := 250 * time.Millisecond
-	client.Do(ctx, client.B().Set().Key(key).Value(token).Nx().Ex(ttl).Build()) // want `TTL ttl is 250ms, and the client truncates it to whole seconds`
+	client.Do(ctx, client.B().Set().Key(key).Value(token).Nx().Ex(ttl).Build()) // want `TTL ttl is 250ms, sent as 0 whole seconds: Redis rejects the SET, so the lock is never acquired; pass at least 1s, or use PX`
 }
 
 // A bare number is nanoseconds.
 func nanoseconds(ctx context.Context, client rueidis.Client, key, token string) {
-	client.Do(ctx, client.B().Set().Key(key).Value(token).Nx().Ex(30).Build()) // want `TTL 30 is 30ns: a time.Duration counts nanoseconds`
+	client.Do(ctx, client.B().Set().Key(key).Value(token).Nx().Ex(30).Build()) // want `TTL 30 is 30ns \(a time\.Duration counts nanoseconds\), so the lock expires within 1 ms; write 30 \* time\.Second or 30 \* time\.Millisecond`
 }
 
 // A count converted to a time.Duration without a unit.

@@ -10,17 +10,17 @@ var refresh = redis.NewScript(`if redis.call("get", KEYS[1]) == ARGV[1] then ret
 
 // Bug: v6 sends SET … PX 0 and the acquire fails with an error.
 func acquire(rdb *redis.Client, key, tok string) (bool, error) {
-	return rdb.SetNX(key, tok, 30).Result() // want `TTL 30 is 30ns: .*or the client sends 0 and the acquire fails`
+	return rdb.SetNX(key, tok, 30).Result() // want `TTL 30 is 30ns \(a time\.Duration counts nanoseconds\), so the lock expires within 1 ms; write 30 \* time\.Second or 30 \* time\.Millisecond`
 }
 
 // Bug: v6 sends EXPIRE key 0, which deletes the lock.
 func renew(rdb *redis.Client, key string) {
-	rdb.Expire(key, 30) // want `TTL 30 is 30ns: .*or the client sends 0 and the key is deleted`
+	rdb.Expire(key, 30) // want `TTL 30 is 30ns \(a time\.Duration counts nanoseconds\), so Expire sets the client's shortest TTL, or deletes the key; write 30 \* time\.Second or 30 \* time\.Millisecond`
 }
 
 // Bug: v6 cannot encode a time.Duration script argument.
 func extend(rdb *redis.Client, key, tok string, ttl time.Duration) error {
-	return refresh.Run(rdb, []string{key}, tok, ttl).Err() // want `ttl is a time\.Duration passed raw as script argument ARGV\[2\]: .*clients that cannot encode a time\.Duration fail instead`
+	return refresh.Run(rdb, []string{key}, tok, ttl).Err() // want `ttl, a time\.Duration passed raw as script argument ARGV\[2\], arrives as nanoseconds, a million times too long for PEXPIRE/PX; pass ttl\.Milliseconds\(\)`
 }
 
 // Bug: seconds as nanoseconds.

@@ -19,7 +19,7 @@ type Locker struct {
 
 // Bug: go-redis v8 rounds 10ns up to a 1 ms lock.
 func (l *Locker) Lock(ctx context.Context, key, tok string) (bool, error) {
-	return l.client.SetNX(ctx, key, tok, lockTimeout).Result() // want `TTL lockTimeout is 10ns: .*declare lockTimeout as 10 \* time\.Second`
+	return l.client.SetNX(ctx, key, tok, lockTimeout).Result() // want `TTL lockTimeout is 10ns \(a time\.Duration counts nanoseconds\), so the lock expires within 1 ms; declare lockTimeout as 10 \* time\.Second or 10 \* time\.Millisecond`
 }
 
 // Bug: seconds in an int32 field.
@@ -39,12 +39,12 @@ func (l *Locker) Persist(ctx context.Context, key string) {
 
 // Bug: Duration script argument; fixed with .Milliseconds().
 func (l *Locker) Extend(ctx context.Context, key, tok string) (int64, error) {
-	return extend.Run(ctx, l.client, []string{key}, tok, l.ttl).Int64() // want `l\.ttl is a time\.Duration passed raw as script argument ARGV\[2\]`
+	return extend.Run(ctx, l.client, []string{key}, tok, l.ttl).Int64() // want `l\.ttl, a time\.Duration passed raw as script argument ARGV\[2\], arrives as nanoseconds, a million times too long for PEXPIRE/PX; pass l\.ttl\.Milliseconds\(\)`
 }
 
 // Bug: Eval of an inline PEXPIRE script.
 func (l *Locker) ExtendEval(ctx context.Context, key, tok string) {
-	l.client.Eval(ctx, `return redis.call("pexpire", KEYS[1], ARGV[1])`, []string{key}, l.ttl) // want `ARGV\[1\].*PEXPIRE/PX reads milliseconds`
+	l.client.Eval(ctx, `return redis.call("pexpire", KEYS[1], ARGV[1])`, []string{key}, l.ttl) // want `l\.ttl, a time\.Duration passed raw as script argument ARGV\[1\], arrives as nanoseconds, a million times too long for PEXPIRE/PX; pass l\.ttl\.Milliseconds\(\)`
 }
 
 // Silent.

@@ -29,12 +29,12 @@ var (
 
 // Bug: the embedded script passes ARGV[2] to PEXPIRE.
 func renewFromFile(ctx context.Context, rdb *redis.Client, key, tok string, ttl time.Duration) {
-	renewEmbedded.Run(ctx, rdb, []string{key}, tok, ttl) // want `ttl is a time\.Duration passed raw as script argument ARGV\[2\].*PEXPIRE/PX reads milliseconds.*; pass ttl\.Milliseconds\(\)$`
+	renewEmbedded.Run(ctx, rdb, []string{key}, tok, ttl) // want `ttl, a time\.Duration passed raw as script argument ARGV\[2\], arrives as nanoseconds, a million times too long for PEXPIRE/PX; pass ttl\.Milliseconds\(\)$`
 }
 
 // Bug: Eval of the embedded text itself.
 func evalFile(ctx context.Context, rdb *redis.Client, key, tok string, ttl time.Duration) {
-	rdb.Eval(ctx, renewFile, []string{key}, tok, ttl) // want `ttl is a time\.Duration passed raw as script argument ARGV\[2\].*PEXPIRE/PX reads milliseconds`
+	rdb.Eval(ctx, renewFile, []string{key}, tok, ttl) // want `ttl, a time\.Duration passed raw as script argument ARGV\[2\], arrives as nanoseconds, a million times too long for PEXPIRE/PX; pass ttl\.Milliseconds\(\)`
 }
 
 // Silent: the embedded script never reads ARGV[2]; a directive this reader

@@ -33,7 +33,7 @@ var renewNanos = redis.NewScript(`return redis.call("pexpire", KEYS[1], math.flo
 
 // Bug: Eval of a PEXPIRE script with a raw Duration; fixed with .Milliseconds().
 func evalRenew(ctx context.Context, rdb *redis.Client, key, tok string, ttl time.Duration) (int64, error) {
-	return rdb.Eval(ctx, renewLua, []string{key}, tok, ttl).Int64() // want `^ttl is a time\.Duration passed raw as script argument ARGV\[2\]: it arrives as a count of nanoseconds \(clients that cannot encode a time\.Duration fail instead\), and the script's PEXPIRE/PX reads milliseconds, so the TTL is a million times too long \(30s becomes about 347 days\); pass ttl\.Milliseconds\(\)$`
+	return rdb.Eval(ctx, renewLua, []string{key}, tok, ttl).Int64() // want `^ttl, a time\.Duration passed raw as script argument ARGV\[2\], arrives as nanoseconds, a million times too long for PEXPIRE/PX; pass ttl\.Milliseconds\(\)$`
 }
 
 // Bug: a package-level script object run with a field.
@@ -45,7 +45,7 @@ type Lock struct {
 }
 
 func (l *Lock) Refresh(ctx context.Context) (bool, error) {
-	return renew.Run(ctx, l.rdb, []string{l.key}, l.tok, l.ttl).Bool() // want `l\.ttl is a time\.Duration passed raw as script argument ARGV\[2\].*; pass l\.ttl\.Milliseconds\(\)$`
+	return renew.Run(ctx, l.rdb, []string{l.key}, l.tok, l.ttl).Bool() // want `l\.ttl, a time\.Duration passed raw as script argument ARGV\[2\], arrives as nanoseconds, a million times too long for PEXPIRE/PX; pass l\.ttl\.Milliseconds\(\)$`
 }
 
 // Bug: a constant expression needs parentheses.
@@ -55,25 +55,25 @@ func renewConst(ctx context.Context, rdb *redis.Client, key, tok string) {
 
 // Bug: SET … PX ARGV[2], and a local alias of ARGV[2].
 func acquireScript(ctx context.Context, rdb *redis.Client, key, tok string, ttl time.Duration) {
-	acquirePX.Run(ctx, rdb, []string{key}, tok, ttl)  // want `ARGV\[2\].*PEXPIRE/PX reads milliseconds`
-	renewLocal.Run(ctx, rdb, []string{key}, tok, ttl) // want `ARGV\[2\].*PEXPIRE/PX reads milliseconds`
+	acquirePX.Run(ctx, rdb, []string{key}, tok, ttl)  // want `ttl, a time\.Duration passed raw as script argument ARGV\[2\], arrives as nanoseconds, a million times too long for PEXPIRE/PX; pass ttl\.Milliseconds\(\)`
+	renewLocal.Run(ctx, rdb, []string{key}, tok, ttl) // want `ttl, a time\.Duration passed raw as script argument ARGV\[2\], arrives as nanoseconds, a million times too long for PEXPIRE/PX; pass ttl\.Milliseconds\(\)`
 }
 
 // Bug: a local script object.
 func localScript(ctx context.Context, rdb *redis.Client, key, tok string, ttl time.Duration) {
 	s := redis.NewScript(renewLua)
-	s.Run(ctx, rdb, []string{key}, tok, ttl) // want `PEXPIRE/PX reads milliseconds`
+	s.Run(ctx, rdb, []string{key}, tok, ttl) // want `ttl, a time\.Duration passed raw`
 }
 
 // Bug, no fix: the script uses seconds; ttl / time.Second would truncate a
 // sub-second TTL to 0, which deletes the key.
 func renewInSeconds(ctx context.Context, rdb *redis.Client, key, tok string, ttl time.Duration) {
-	renewSeconds.Run(ctx, rdb, []string{key}, tok, ttl) // want `the script's EXPIRE/EX reads seconds, so the TTL is a billion times too long; pass int64\(ttl / time\.Second\)$`
+	renewSeconds.Run(ctx, rdb, []string{key}, tok, ttl) // want `ttl, a time\.Duration passed raw as script argument ARGV\[2\], arrives as nanoseconds, a billion times too long for EXPIRE/EX; pass int64\(ttl / time\.Second\)$`
 }
 
 // Bug, no fix: PEXPIREAT takes a point in time.
 func renewAtDeadline(ctx context.Context, rdb *redis.Client, key, tok string, ttl time.Duration) {
-	renewAt.Run(ctx, rdb, []string{key}, tok, ttl) // want `takes a point in time .*; pass time\.Now\(\)\.Add\(ttl\)\.UnixMilli\(\)`
+	renewAt.Run(ctx, rdb, []string{key}, tok, ttl) // want `ttl, a time\.Duration passed raw as script argument ARGV\[2\], arrives as nanoseconds, not the point in time PEXPIREAT, EXPIREAT, PXAT or EXAT take; pass time\.Now\(\)\.Add\(ttl\)\.UnixMilli\(\)`
 }
 
 // Silent: the script is not known here, so what it does with ARGV[2] is

@@ -31,12 +31,12 @@ type Config struct {
 
 // Bug: an untyped literal is 30ns.
 func literal(ctx context.Context, rdb *redis.Client, key, tok string) (bool, error) {
-	return rdb.SetNX(ctx, key, tok, 30).Result() // want `^TTL 30 is 30ns: a time\.Duration counts nanoseconds, so the lock expires after the client's minimum TTL \(1 ms\) and a second caller takes it, or the client sends 0 and the acquire fails; write 30 \* time\.Second or 30 \* time\.Millisecond, whichever was meant$`
+	return rdb.SetNX(ctx, key, tok, 30).Result() // want `^TTL 30 is 30ns \(a time\.Duration counts nanoseconds\), so the lock expires within 1 ms; write 30 \* time\.Second or 30 \* time\.Millisecond$`
 }
 
 // Bug: a named untyped constant.
 func namedConst(ctx context.Context, rdb redis.Cmdable, key, tok string) bool {
-	return rdb.SetNX(ctx, key, tok, lockTTL).Val() // want `TTL lockTTL is 30ns: .*; declare lockTTL as 30 \* time\.Second or 30 \* time\.Millisecond, whichever was meant$`
+	return rdb.SetNX(ctx, key, tok, lockTTL).Val() // want `TTL lockTTL is 30ns \(a time\.Duration counts nanoseconds\), so the lock expires within 1 ms; declare lockTTL as 30 \* time\.Second or 30 \* time\.Millisecond$`
 }
 
 // Bug: a typed constant without a unit.
@@ -52,17 +52,17 @@ func convertedConst(ctx context.Context, rdb *redis.Client, key, tok string) {
 // Bug: an untyped constant from another package (its spelling cannot
 // carry a unit).
 func importedConst(ctx context.Context, rdb *redis.Client, key, tok string) {
-	rdb.SetNX(ctx, key, tok, conf.LockTTL) // want `TTL conf\.LockTTL is 30ns: .*declare conf\.LockTTL as 30 \* time\.Second`
+	rdb.SetNX(ctx, key, tok, conf.LockTTL) // want `TTL conf\.LockTTL is 30ns \(a time\.Duration counts nanoseconds\), so the lock expires within 1 ms; declare conf\.LockTTL as 30 \* time\.Second or 30 \* time\.Millisecond`
 }
 
 // Bug: SetArgs with NX and a bare TTL.
 func setArgs(ctx context.Context, rdb redis.UniversalClient, key, tok string) error {
-	return rdb.SetArgs(ctx, key, tok, redis.SetArgs{Mode: "NX", TTL: 30}).Err() // want `TTL 30 is 30ns: .*the lock expires`
+	return rdb.SetArgs(ctx, key, tok, redis.SetArgs{Mode: "NX", TTL: 30}).Err() // want `TTL 30 is 30ns \(a time\.Duration counts nanoseconds\), so the lock expires within 1 ms; write 30 \* time\.Second or 30 \* time\.Millisecond`
 }
 
 // Bug: a plain write; the key expires at once.
 func cacheSet(ctx context.Context, rdb *redis.Client, key string, val []byte) {
-	rdb.Set(ctx, key, val, 10) // want `TTL 10 is 10ns: .*so the key expires after the client's minimum TTL \(1 ms, or 1 s for a seconds command\)`
+	rdb.Set(ctx, key, val, 10) // want `TTL 10 is 10ns \(a time\.Duration counts nanoseconds\), so the key expires within the client's minimum TTL; write 10 \* time\.Second or 10 \* time\.Millisecond`
 }
 
 // Bug: SETEX rounds 60ns up to 1 s.
@@ -72,12 +72,12 @@ func setEx(ctx context.Context, rdb *redis.Client, key string) {
 
 // Bug: PEXPIRE with 500 is 500ns, not 500 ms.
 func pexpire(ctx context.Context, rdb *redis.Client, key string) {
-	rdb.PExpire(ctx, key, 500) // want `TTL 500 is 500ns: .*so PExpire sets the shortest TTL the client can send`
+	rdb.PExpire(ctx, key, 500) // want `TTL 500 is 500ns \(a time\.Duration counts nanoseconds\), so PExpire sets the client's shortest TTL, or deletes the key; write 500 \* time\.Second or 500 \* time\.Millisecond`
 }
 
 // Bug: EXPIRE with 30ns sends EXPIRE key 1.
 func expireBare(ctx context.Context, rdb *redis.Client, key string) {
-	rdb.Expire(ctx, key, 30000) // want `TTL 30000 is 30µs: .*so Expire sets the shortest TTL`
+	rdb.Expire(ctx, key, 30000) // want `TTL 30000 is 30µs \(a time\.Duration counts nanoseconds\), so Expire sets the client's shortest TTL, or deletes the key; write 30000 \* time\.Second or 30000 \* time\.Millisecond`
 }
 
 // Bug: in a transaction too.
@@ -96,7 +96,7 @@ func localVar(ctx context.Context, rdb *redis.Client, key, tok string) {
 
 // Bug: seconds from a variable, converted without a unit.
 func fromVar(ctx context.Context, rdb *redis.Client, key, tok string, seconds int) {
-	rdb.SetNX(ctx, key, tok, time.Duration(seconds)) // want `^TTL time\.Duration\(seconds\) is seconds nanoseconds: converting a number to time\.Duration gives it no unit, .*; multiply by the unit, e\.g\. time\.Duration\(seconds\) \* time\.Second$`
+	rdb.SetNX(ctx, key, tok, time.Duration(seconds)) // want `^TTL time\.Duration\(seconds\) is seconds nanoseconds \(about 1 ms\); write time\.Duration\(seconds\) \* time\.Second$`
 }
 
 // Bug: seconds from a struct field.
@@ -107,22 +107,22 @@ func fromField(ctx context.Context, rdb *redis.Client, cfg *Config, key, tok str
 // Bug: milliseconds from a field, through a local variable.
 func fromFieldVar(ctx context.Context, rdb *redis.Client, cfg Config, key string) {
 	ttl := time.Duration(cfg.TimeoutMs)
-	rdb.PExpire(ctx, key, ttl) // want `TTL ttl is cfg\.TimeoutMs nanoseconds: .*e\.g\. time\.Duration\(cfg\.TimeoutMs\) \* time\.Millisecond$`
+	rdb.PExpire(ctx, key, ttl) // want `TTL ttl is cfg\.TimeoutMs nanoseconds \(about 1 ms\); write time\.Duration\(cfg\.TimeoutMs\) \* time\.Millisecond$`
 }
 
 // Bug: ttl.Seconds() read as nanoseconds; the fix passes ttl.
 func durationMethod(ctx context.Context, rdb *redis.Client, key, tok string, ttl time.Duration) {
-	rdb.SetNX(ctx, key, tok, time.Duration(ttl.Seconds())) // want `^TTL time\.Duration\(ttl\.Seconds\(\)\) reads ttl\.Seconds\(\) \(a count of seconds\) as nanoseconds: the TTL becomes about a billion times too short \(cut to the client's 1 ms minimum\) instead of ttl; pass ttl itself$`
+	rdb.SetNX(ctx, key, tok, time.Duration(ttl.Seconds())) // want `^TTL time\.Duration\(ttl\.Seconds\(\)\) reads ttl\.Seconds\(\) \(a count of seconds\) as nanoseconds, about a billion times too short; pass ttl itself$`
 }
 
 // Bug: the same through int64(…); the fix passes the field.
 func durationMethodField(ctx context.Context, rdb *redis.Client, cfg *Config, key string) {
-	rdb.Expire(ctx, key, time.Duration(int64(cfg.TTL.Milliseconds()))) // want `reads int64\(cfg\.TTL\.Milliseconds\(\)\) \(a count of milliseconds\) as nanoseconds: the TTL becomes about a million times too short`
+	rdb.Expire(ctx, key, time.Duration(int64(cfg.TTL.Milliseconds()))) // want `TTL time\.Duration\(int64\(cfg\.TTL\.Milliseconds\(\)\)\) reads int64\(cfg\.TTL\.Milliseconds\(\)\) \(a count of milliseconds\) as nanoseconds, about a million times too short; pass cfg\.TTL itself`
 }
 
 // Bug: an absolute time as a TTL.
 func unixNano(ctx context.Context, rdb *redis.Client, key, tok string, deadline time.Time) {
-	rdb.SetNX(ctx, key, tok, time.Duration(deadline.UnixNano())) // want `^TTL time\.Duration\(deadline\.UnixNano\(\)\) is computed from deadline\.UnixNano\(\), a point in time counted since 1970, not a length of time: .*; pass time\.Until\(deadline\), or set an absolute expiry \(ExpireAt, PXAT\)$`
+	rdb.SetNX(ctx, key, tok, time.Duration(deadline.UnixNano())) // want `^TTL time\.Duration\(deadline\.UnixNano\(\)\) is computed from deadline\.UnixNano\(\), a point in time, not a length of time; pass time\.Until\(deadline\), or use ExpireAt or PXAT$`
 }
 
 func unixSeconds(ctx context.Context, rdb *redis.Client, key string, deadline time.Time) {
@@ -144,7 +144,7 @@ func unixVar(ctx context.Context, rdb *redis.Client, key string) {
 
 // Bug: EXPIRE with 0 or less deletes the key.
 func expireZero(ctx context.Context, rdb *redis.Client, key string) {
-	rdb.Expire(ctx, key, 0) // want `^Expire with a TTL of 0 deletes key at once: Redis treats a timeout of 0 or less as a delete, not as "no expiry"; call Del to delete it, Persist to drop its TTL, or pass the TTL you meant$`
+	rdb.Expire(ctx, key, 0) // want `^Expire with a TTL of 0 deletes key at once, not "no expiry"; call Del or Persist, or pass the TTL you meant$`
 }
 
 func expireNegative(ctx context.Context, rdb *redis.Client, key string) {

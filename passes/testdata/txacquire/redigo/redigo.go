@@ -13,7 +13,7 @@ const lockSeconds = 30
 func acquireTx(c redis.Conn, key, token string) error {
 	c.Send("MULTI")
 	c.Send("SETNX", key, token)
-	c.Send("EXPIRE", key, lockSeconds) // want `EXPIRE is queued with SETNX in the same transaction and runs even when SETNX lost: it rewrites the TTL of the lock key that another owner holds; use one SET that carries the TTL: Do\("SET", key, value, "NX", "PX", ms\), and drop the EXPIRE`
+	c.Send("EXPIRE", key, lockSeconds) // want `EXPIRE in the same transaction as SETNX runs even when it lost, on another owner's lock key; use Do\("SET", k, v, "NX", "PX", ms\)`
 	_, err := c.Do("EXEC")
 	return err
 }
@@ -22,7 +22,7 @@ func acquireTx(c redis.Conn, key, token string) error {
 func acquireTxRead(c redis.Conn, key, token string) (bool, error) {
 	c.Send("MULTI")
 	c.Send("SETNX", key, token)
-	c.Send("PEXPIRE", key, 30000) // want `PEXPIRE is queued with SETNX in the same transaction`
+	c.Send("PEXPIRE", key, 30000) // want `PEXPIRE in the same transaction as SETNX runs even when it lost, on another owner's lock key; use Do\("SET", k, v, "NX", "PX", ms\)`
 	vals, err := redis.Values(c.Do("EXEC"))
 	if err != nil {
 		return false, err
@@ -36,7 +36,7 @@ func acquireDo(pool *redis.Pool, jobID int, token string) {
 	defer conn.Close()
 	conn.Do("MULTI")
 	conn.Do("SETNX", fmt.Sprintf("lock:job:%d", jobID), token)
-	conn.Do("EXPIRE", fmt.Sprintf("lock:job:%d", jobID), 60) // want `EXPIRE is queued with SETNX in the same transaction`
+	conn.Do("EXPIRE", fmt.Sprintf("lock:job:%d", jobID), 60) // want `EXPIRE in the same transaction as SETNX runs even when it lost, on another owner's lock fmt\.Sprintf\("lock:job:%d", jobID\); use Do\("SET", k, v, "NX", "PX", ms\)`
 	conn.Do("EXEC")
 }
 
@@ -44,14 +44,14 @@ func acquireDo(pool *redis.Pool, jobID int, token string) {
 func setNXTx(c redis.Conn, key, token string) {
 	c.Send("MULTI")
 	c.Send("SET", key, token, "NX")
-	c.Send("EXPIRE", key, lockSeconds) // want `EXPIRE is queued with SET in the same transaction`
+	c.Send("EXPIRE", key, lockSeconds) // want `EXPIRE in the same transaction as SET runs even when it lost, on another owner's lock key; add "PX", ms to the SET`
 	c.Do("EXEC")
 }
 
 // EXPIRE queued before SETNX.
 func before(c redis.Conn, key, token string) {
 	c.Send("MULTI")
-	c.Send("EXPIRE", key, lockSeconds) // want `EXPIRE is queued before SETNX in the same transaction`
+	c.Send("EXPIRE", key, lockSeconds) // want `EXPIRE before SETNX in the same transaction expires nothing when the key is free, so the lock key is held forever; use Do\("SET", k, v, "NX", "PX", ms\)`
 	c.Send("SETNX", key, token)
 	c.Do("EXEC")
 }
@@ -60,13 +60,13 @@ func before(c redis.Conn, key, token string) {
 // The Do is what sends the batch: no fix.
 func pipelined(c redis.Conn, key, token string) {
 	c.Send("SETNX", key, token)
-	c.Do("EXPIRE", key, lockSeconds) // want `EXPIRE is queued with SETNX in the same pipeline and runs even when SETNX lost: .*, and a pipeline is not even atomic`
+	c.Do("EXPIRE", key, lockSeconds) // want `EXPIRE in the same pipeline as SETNX runs even when it lost, on another owner's lock key; use Do\("SET", k, v, "NX", "PX", ms\)`
 }
 
 // A pipeline read reply by reply: no fix (the Receive count would be off).
 func pipelinedReceive(c redis.Conn, key, token string) (bool, error) {
 	c.Send("SETNX", key, token)
-	c.Send("EXPIRE", key, lockSeconds) // want `EXPIRE is queued with SETNX in the same pipeline`
+	c.Send("EXPIRE", key, lockSeconds) // want `EXPIRE in the same pipeline as SETNX runs even when it lost, on another owner's lock key; use Do\("SET", k, v, "NX", "PX", ms\)`
 	c.Flush()
 	ok, err := redis.Bool(c.Receive())
 	c.Receive()
@@ -76,7 +76,7 @@ func pipelinedReceive(c redis.Conn, key, token string) (bool, error) {
 // A pipeline sent by Do(""), whose reply is dropped: fixed.
 func pipelinedDo(c redis.Conn, key, token string) {
 	c.Send("SETNX", key, token)
-	c.Send("EXPIRE", key, lockSeconds) // want `EXPIRE is queued with SETNX in the same pipeline`
+	c.Send("EXPIRE", key, lockSeconds) // want `EXPIRE in the same pipeline as SETNX runs even when it lost, on another owner's lock key; use Do\("SET", k, v, "NX", "PX", ms\)`
 	c.Do("")
 }
 
@@ -84,7 +84,7 @@ func pipelinedDo(c redis.Conn, key, token string) {
 func takeover(c redis.Conn, key, token string) {
 	c.Send("MULTI")
 	c.Send("GETSET", key, token)
-	c.Send("EXPIRE", key, lockSeconds) // want `EXPIRE is queued with GETSET in the same transaction and runs even when the takeover lost`
+	c.Send("EXPIRE", key, lockSeconds) // want `EXPIRE in the same transaction as GETSET runs even when the takeover lost, on another owner's lock key; use one SET with the TTL`
 	c.Do("EXEC")
 }
 

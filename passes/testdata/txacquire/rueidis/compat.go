@@ -15,7 +15,7 @@ func compatTx(ctx context.Context, client rueidis.Client, key, token string) err
 	c := rueidiscompat.NewAdapter(client)
 	_, err := c.TxPipelined(ctx, func(pipe rueidiscompat.Pipeliner) error {
 		pipe.SetNX(ctx, key, token, 0)
-		pipe.Expire(ctx, key, 30*time.Second) // want `Expire is queued with SetNX in the same transaction and runs even when SetNX lost`
+		pipe.Expire(ctx, key, 30*time.Second) // want `Expire in the same transaction as SetNX runs even when it lost, on another owner's lock key; pass the TTL to SetNX`
 		return nil
 	})
 	return err

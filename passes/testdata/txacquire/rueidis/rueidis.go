@@ -13,7 +13,7 @@ func multiExec(ctx context.Context, client rueidis.Client, key, token string) er
 	for _, r := range client.DoMulti(ctx,
 		client.B().Multi().Build(),
 		client.B().Setnx().Key(key).Value(token).Build(),
-		client.B().Expire().Key(key).Seconds(30).Build(), // want `EXPIRE is queued with SETNX in the same transaction and runs even when SETNX lost`
+		client.B().Expire().Key(key).Seconds(30).Build(), // want `EXPIRE in the same transaction as SETNX runs even when it lost, on another owner's lock key; use B\(\)\.Set\(\)…\.Nx\(\)\.PxMilliseconds\(ms\)`
 		client.B().Exec().Build(),
 	) {
 		if err := r.Error(); err != nil {
@@ -27,13 +27,13 @@ func multiExec(ctx context.Context, client rueidis.Client, key, token string) er
 func pipeline(ctx context.Context, client rueidis.Client, key, token string) {
 	client.DoMulti(ctx,
 		client.B().Set().Key(key).Value(token).Nx().Build(),
-		client.B().Pexpire().Key(key).Milliseconds(30000).Build(), // want `PEXPIRE is queued with SET in the same pipeline .* a pipeline is not even atomic`
+		client.B().Pexpire().Key(key).Milliseconds(30000).Build(), // want `PEXPIRE in the same pipeline as SET runs even when it lost, on another owner's lock key; add \.PxMilliseconds\(ms\) to the SET`
 	)
 }
 
 // EXPIRE first: when the key is free it expires nothing.
 func expireFirst(ctx context.Context, client rueidis.Client, key, token string) {
-	expire := client.B().Expire().Key(key).Seconds(30).Build() // want `EXPIRE is queued before SETNX in the same transaction`
+	expire := client.B().Expire().Key(key).Seconds(30).Build() // want `EXPIRE before SETNX in the same transaction expires nothing when the key is free, so the lock key is held forever; use B\(\)\.Set\(\)…\.Nx\(\)\.PxMilliseconds\(ms\)`
 	acquire := client.B().Setnx().Key(key).Value(token).Build()
 	client.DoMulti(ctx, client.B().Multi().Build(), expire, acquire, client.B().Exec().Build())
 }
@@ -44,7 +44,7 @@ func dedicated(ctx context.Context, client rueidis.Client, key, token string) er
 		c.DoMulti(ctx,
 			c.B().Multi().Build(),
 			c.B().Getset().Key(key).Value(token).Build(),
-			c.B().Expire().Key(key).Seconds(30).Build(), // want `EXPIRE is queued with GETSET in the same transaction and runs even when the takeover lost`
+			c.B().Expire().Key(key).Seconds(30).Build(), // want `EXPIRE in the same transaction as GETSET runs even when the takeover lost, on another owner's lock key; use one SET with the TTL`
 			c.B().Exec().Build(),
 		)
 		return nil

@@ -10,7 +10,7 @@ import (
 func acquire(rdb *redis.Client, key, token string) error {
 	_, err := rdb.TxPipelined(func(pipe redis.Pipeliner) error {
 		pipe.SetNX(key, token, 0)
-		pipe.Expire(key, 30*time.Second) // want `Expire is queued with SetNX in the same transaction and runs even when SetNX lost`
+		pipe.Expire(key, 30*time.Second) // want `Expire in the same transaction as SetNX runs even when it lost, on another owner's lock key; pass the TTL to SetNX`
 		return nil
 	})
 	return err

@@ -11,7 +11,7 @@ func acquire(rdb *redis.Client, key, token string, ttl time.Duration) (bool, err
 	var ok *redis.BoolCmd
 	_, err := rdb.TxPipelined(func(pipe redis.Pipeliner) error {
 		ok = pipe.SetNX(key, token, 0)
-		pipe.Expire(key, ttl) // want `Expire is queued with SetNX in the same transaction`
+		pipe.Expire(key, ttl) // want `Expire in the same transaction as SetNX runs even when it lost, on another owner's lock key; pass the TTL to SetNX`
 		return nil
 	})
 	return ok.Val(), err
@@ -21,7 +21,7 @@ func acquire(rdb *redis.Client, key, token string, ttl time.Duration) (bool, err
 func acquireValue(rdb redis.UniversalClient, key string, ttl time.Duration) bool {
 	pipe := rdb.Pipeline()
 	ok := pipe.SetNX(key, "1", 0)
-	pipe.Expire(key, ttl) // want `Expire is queued with SetNX in the same pipeline`
+	pipe.Expire(key, ttl) // want `Expire in the same pipeline as SetNX runs even when it lost, on another owner's lock key; pass the TTL to SetNX`
 	pipe.Incr("lock:count")
 	pipe.Exec()
 	return ok.Val()

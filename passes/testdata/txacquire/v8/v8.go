@@ -16,7 +16,7 @@ func acquire(ctx context.Context, rdb *redis.Client, name, token string) (bool, 
 	var ok *redis.BoolCmd
 	_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		ok = pipe.SetNX(ctx, key, token, 0)
-		pipe.Expire(ctx, key, lockTTL) // want `Expire is queued with SetNX in the same transaction and runs even when SetNX lost`
+		pipe.Expire(ctx, key, lockTTL) // want `Expire in the same transaction as SetNX runs even when it lost, on another owner's lock key; pass the TTL to SetNX`
 		return nil
 	})
 	if err != nil {
@@ -35,7 +35,7 @@ func (l *locker) lock(ctx context.Context, token string) (bool, error) {
 	pipe := l.rdb.Pipeline()
 	defer pipe.Close()
 	ok := pipe.SetNX(ctx, l.key, token, 0)
-	pipe.Expire(ctx, l.key, lockTTL) // want `Expire is queued with SetNX in the same pipeline .*not even atomic`
+	pipe.Expire(ctx, l.key, lockTTL) // want `Expire in the same pipeline as SetNX runs even when it lost, on another owner's lock l\.key; pass the TTL to SetNX`
 	if _, err := pipe.Exec(ctx); err != nil {
 		return false, err
 	}
@@ -46,7 +46,7 @@ func (l *locker) lock(ctx context.Context, token string) (bool, error) {
 func acquireArgs(ctx context.Context, rdb *redis.ClusterClient, id int64, token string) error {
 	pipe := rdb.TxPipeline()
 	set := pipe.SetArgs(ctx, fmt.Sprintf("lock:%d", id), token, redis.SetArgs{Mode: "NX"})
-	pipe.PExpire(ctx, fmt.Sprintf("lock:%d", id), 500*time.Millisecond) // want `PExpire is queued with SetArgs in the same transaction`
+	pipe.PExpire(ctx, fmt.Sprintf("lock:%d", id), 500*time.Millisecond) // want `PExpire in the same transaction as SetArgs runs even when it lost, on another owner's lock fmt\.Sprintf\("lock:%d", id\); pass the TTL to SetArgs`
 	_, _ = pipe.Exec(ctx)
 	return set.Err()
 }
@@ -55,7 +55,7 @@ func acquireArgs(ctx context.Context, rdb *redis.ClusterClient, id int64, token 
 func expireFirst(ctx context.Context, rdb redis.Cmdable, key string) bool {
 	var ok *redis.BoolCmd
 	rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
-		pipe.Expire(ctx, key, lockTTL) // want `Expire is queued before SetNX in the same pipeline`
+		pipe.Expire(ctx, key, lockTTL) // want `Expire before SetNX in the same pipeline expires nothing when the key is free, so the lock key is held forever; pass the TTL to SetNX`
 		ok = pipe.SetNX(ctx, key, "1", 0)
 		return nil
 	})
@@ -67,7 +67,7 @@ func errChecked(ctx context.Context, rdb *redis.Ring, key, token string) (bool, 
 	var ok *redis.BoolCmd
 	_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		ok = pipe.SetNX(ctx, key, token, 0)
-		if err := pipe.Expire(ctx, key, lockTTL).Err(); err != nil { // want `Expire is queued with SetNX in the same transaction`
+		if err := pipe.Expire(ctx, key, lockTTL).Err(); err != nil { // want `Expire in the same transaction as SetNX runs even when it lost, on another owner's lock key; pass the TTL to SetNX`
 			return err
 		}
 		return nil
@@ -81,7 +81,7 @@ func errChecked(ctx context.Context, rdb *redis.Ring, key, token string) (bool, 
 func expireAt(ctx context.Context, rdb *redis.Client, key string, until time.Time) {
 	rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		pipe.SetNX(ctx, key, "t", 0)
-		pipe.ExpireAt(ctx, key, until) // want `ExpireAt is queued with SetNX in the same transaction`
+		pipe.ExpireAt(ctx, key, until) // want `ExpireAt in the same transaction as SetNX runs even when it lost, on another owner's lock key; pass the TTL to SetNX`
 		return nil
 	})
 }
@@ -90,7 +90,7 @@ func expireAt(ctx context.Context, rdb *redis.Client, key string, until time.Tim
 func keepTTL(ctx context.Context, rdb *redis.Client, key string) {
 	rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		pipe.SetArgs(ctx, key, "t", redis.SetArgs{Mode: "NX", KeepTTL: true})
-		pipe.Expire(ctx, key, lockTTL) // want `Expire is queued with SetArgs in the same transaction`
+		pipe.Expire(ctx, key, lockTTL) // want `Expire in the same transaction as SetArgs runs even when it lost, on another owner's lock key; pass the TTL to SetArgs`
 		return nil
 	})
 }

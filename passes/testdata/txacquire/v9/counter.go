@@ -29,7 +29,7 @@ func dequeued(ctx context.Context, rdb *redis.Client, q string) error {
 func initLock(ctx context.Context, rdb *redis.Client, q string) error {
 	pipe := rdb.Pipeline()
 	pipe.SetNX(ctx, "queue:lock:"+q, 1, 0)
-	pipe.Expire(ctx, "queue:lock:"+q, time.Hour) // want `Expire is queued with SetNX in the same pipeline and runs even when SetNX lost`
+	pipe.Expire(ctx, "queue:lock:"+q, time.Hour) // want `Expire in the same pipeline as SetNX runs even when it lost, on another owner's lock "queue:lock:" \+ q; pass the TTL to SetNX`
 	_, err := pipe.Exec(ctx)
 	return err
 }

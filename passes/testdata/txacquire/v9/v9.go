@@ -21,7 +21,7 @@ func closureTx(ctx context.Context, rdb *redis.Client, key, token string) (bool,
 	var set *redis.BoolCmd
 	_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		set = pipe.SetNX(ctx, key, token, 0)
-		pipe.Expire(ctx, key, ttl) // want `Expire is queued with SetNX in the same transaction and runs even when SetNX lost: it rewrites the TTL of the lock key that another owner holds; pass the TTL to SetNX`
+		pipe.Expire(ctx, key, ttl) // want `Expire in the same transaction as SetNX runs even when it lost, on another owner's lock key; pass the TTL to SetNX`
 		return nil
 	})
 	if err != nil {
@@ -35,7 +35,7 @@ func pipelined(ctx context.Context, rdb *redis.Client, jobID int, token string) 
 	var set *redis.BoolCmd
 	if _, err := rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
 		set = pipe.SetNX(ctx, fmt.Sprintf("lock:job:%d", jobID), token, 0)
-		pipe.Expire(ctx, fmt.Sprintf("lock:job:%d", jobID), time.Minute) // want `Expire is queued with SetNX in the same pipeline and runs even when SetNX lost: .*, and a pipeline is not even atomic`
+		pipe.Expire(ctx, fmt.Sprintf("lock:job:%d", jobID), time.Minute) // want `Expire in the same pipeline as SetNX runs even when it lost, on another owner's lock fmt\.Sprintf\("lock:job:%d", jobID\); pass the TTL to SetNX`
 		return nil
 	}); err != nil {
 		return false, err
@@ -47,7 +47,7 @@ func pipelined(ctx context.Context, rdb *redis.Client, jobID int, token string) 
 func txValue(ctx context.Context, rdb *redis.Client, key, token string) (bool, error) {
 	pipe := rdb.TxPipeline()
 	set := pipe.SetNX(ctx, key, token, 0)
-	pipe.Expire(ctx, key, 10*time.Second) // want `Expire is queued with SetNX in the same transaction`
+	pipe.Expire(ctx, key, 10*time.Second) // want `Expire in the same transaction as SetNX runs even when it lost, on another owner's lock key; pass the TTL to SetNX`
 	if _, err := pipe.Exec(ctx); err != nil {
 		return false, err
 	}
@@ -58,7 +58,7 @@ func txValue(ctx context.Context, rdb *redis.Client, key, token string) (bool, e
 func pipelineValue(ctx context.Context, rdb *redis.ClusterClient) bool {
 	pipe := rdb.Pipeline()
 	set := pipe.SetNX(ctx, reportKey, "x", 0)
-	pipe.Expire(ctx, reportKey, ttl) // want `Expire is queued with SetNX in the same pipeline`
+	pipe.Expire(ctx, reportKey, ttl) // want `Expire in the same pipeline as SetNX runs even when it lost, on another owner's lock reportKey; pass the TTL to SetNX`
 	pipe.Exec(ctx)
 	return set.Val()
 }
@@ -75,7 +75,7 @@ func (m *Mutex) TryLock(ctx context.Context) (bool, error) {
 	var set *redis.StatusCmd
 	_, err := m.rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		set = pipe.SetArgs(ctx, m.key, m.token, redis.SetArgs{Mode: "NX"})
-		pipe.PExpire(ctx, m.key, m.ttl) // want `PExpire is queued with SetArgs in the same transaction`
+		pipe.PExpire(ctx, m.key, m.ttl) // want `PExpire in the same transaction as SetArgs runs even when it lost, on another owner's lock m\.key; pass the TTL to SetArgs`
 		return nil
 	})
 	if errors.Is(set.Err(), redis.Nil) {
@@ -89,7 +89,7 @@ func (m *Mutex) TryLock(ctx context.Context) (bool, error) {
 func expireFirst(ctx context.Context, rdb *redis.Client, key, token string) (bool, error) {
 	var set *redis.BoolCmd
 	_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-		pipe.Expire(ctx, key, ttl) // want `Expire is queued before SetNX in the same transaction: it rewrites the TTL of the lock key when another owner holds it, and when the key is free it expires nothing, so SetNX takes the lock with no TTL, held forever`
+		pipe.Expire(ctx, key, ttl) // want `Expire before SetNX in the same transaction expires nothing when the key is free, so the lock key is held forever; pass the TTL to SetNX`
 		set = pipe.SetNX(ctx, key, token, 0)
 		return nil
 	})
@@ -101,7 +101,7 @@ func withOthers(ctx context.Context, rdb redis.Cmdable, key, token, owner string
 	var set *redis.BoolCmd
 	_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		set = pipe.SetNX(ctx, key, token, 0)
-		pipe.Expire(ctx, key, ttl) // want `Expire is queued with SetNX in the same transaction`
+		pipe.Expire(ctx, key, ttl) // want `Expire in the same transaction as SetNX runs even when it lost, on another owner's lock key; pass the TTL to SetNX`
 		pipe.HSet(ctx, "lock:owners", key, owner)
 		pipe.Incr(ctx, "lock:attempts")
 		return nil
@@ -114,7 +114,7 @@ func inWatch(ctx context.Context, rdb *redis.Client, key, token string) error {
 	return rdb.Watch(ctx, func(tx *redis.Tx) error {
 		_, err := tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 			pipe.SetNX(ctx, key, token, 0)
-			pipe.Expire(ctx, key, ttl) // want `Expire is queued with SetNX in the same transaction`
+			pipe.Expire(ctx, key, ttl) // want `Expire in the same transaction as SetNX runs even when it lost, on another owner's lock key; pass the TTL to SetNX`
 			return nil
 		})
 		return err
@@ -127,7 +127,7 @@ func inWatch(ctx context.Context, rdb *redis.Client, key, token string) error {
 func cmdsRead(ctx context.Context, rdb *redis.Client, key string) (bool, error) {
 	cmds, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		pipe.SetNX(ctx, key, "t", 0)
-		pipe.Expire(ctx, key, ttl) // want `Expire is queued with SetNX`
+		pipe.Expire(ctx, key, ttl) // want `Expire in the same transaction`
 		return nil
 	})
 	if err != nil {
@@ -140,7 +140,7 @@ func cmdsRead(ctx context.Context, rdb *redis.Client, key string) (bool, error) 
 func expireResultKept(ctx context.Context, rdb *redis.Client, key string) (bool, error) {
 	pipe := rdb.TxPipeline()
 	set := pipe.SetNX(ctx, key, "t", 0)
-	exp := pipe.Expire(ctx, key, ttl) // want `Expire is queued with SetNX`
+	exp := pipe.Expire(ctx, key, ttl) // want `Expire in the same transaction`
 	if _, err := pipe.Exec(ctx); err != nil {
 		return false, err
 	}
@@ -154,7 +154,7 @@ func acquireOnOnePath(ctx context.Context, rdb *redis.Client, key string, held b
 		if !held {
 			pipe.SetNX(ctx, key, "t", 0)
 		}
-		pipe.Expire(ctx, key, ttl) // want `Expire is queued with SetNX`
+		pipe.Expire(ctx, key, ttl) // want `Expire in the same transaction`
 		return nil
 	})
 	return err
@@ -166,7 +166,7 @@ func conditionalExpire(ctx context.Context, rdb *redis.Client, key string, expir
 	rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		pipe.SetNX(ctx, key, "t", 0)
 		if expire {
-			pipe.Expire(ctx, key, ttl) // want `Expire is queued with SetNX`
+			pipe.Expire(ctx, key, ttl) // want `Expire in the same transaction`
 		}
 		return nil
 	})
@@ -176,7 +176,7 @@ func conditionalExpire(ctx context.Context, rdb *redis.Client, key string, expir
 func queueOnly(ctx context.Context, rdb *redis.Client, key string) redis.Pipeliner {
 	pipe := rdb.TxPipeline()
 	pipe.SetNX(ctx, key, "t", 0)
-	pipe.Expire(ctx, key, ttl) // want `Expire is queued with SetNX`
+	pipe.Expire(ctx, key, ttl) // want `Expire in the same transaction`
 	return pipe
 }
 
@@ -184,8 +184,8 @@ func queueOnly(ctx context.Context, rdb *redis.Client, key string) redis.Pipelin
 func twoExpires(ctx context.Context, rdb *redis.Client, key string) {
 	rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		pipe.SetNX(ctx, key, "t", 0)
-		pipe.Expire(ctx, key, ttl)          // want `Expire is queued with SetNX`
-		pipe.PExpire(ctx, key, time.Minute) // want `PExpire is queued with SetNX`
+		pipe.Expire(ctx, key, ttl)          // want `Expire in the same transaction`
+		pipe.PExpire(ctx, key, time.Minute) // want `PExpire in the same transaction`
 		return nil
 	})
 }
@@ -194,7 +194,7 @@ func twoExpires(ctx context.Context, rdb *redis.Client, key string) {
 func getSet(ctx context.Context, rdb *redis.Client, key, token string) {
 	rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		pipe.GetSet(ctx, key, token)
-		pipe.Expire(ctx, key, ttl) // want `Expire is queued with GetSet in the same transaction and runs even when the takeover lost`
+		pipe.Expire(ctx, key, ttl) // want `Expire in the same transaction as GetSet runs even when the takeover lost, on another owner's lock key; use one SET with the TTL`
 		return nil
 	})
 }
@@ -202,7 +202,7 @@ func getSet(ctx context.Context, rdb *redis.Client, key, token string) {
 // A literal key with only the lock's own commands on it is still a lock.
 func literalTakeover(ctx context.Context, rdb *redis.Client, token string) {
 	rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-		pipe.Expire(ctx, "nightly", ttl) // want `Expire is queued before GetSet in the same transaction`
+		pipe.Expire(ctx, "nightly", ttl) // want `Expire before GetSet in the same transaction is undone by GetSet, which clears the TTL: the lock "nightly" is held forever; use one SET with the TTL`
 		pipe.GetSet(ctx, "nightly", token)
 		return nil
 	})

@@ -20,7 +20,7 @@ func keepAlive(mc *memcache.Client, key string, token []byte, done <-chan struct
 			case <-done:
 				return
 			case <-t.C:
-				mc.Touch(key, 30) // want `Touch renews lock key in a loop without checking it still holds this process's token: .*; renew only while the key still holds this process's token \(memcached has no scripts: Get the item, compare its Value with the token, and CompareAndSwap it with the new Expiration`
+				mc.Touch(key, 30) // want `Touch renews lock key in a loop without checking the token, so it can extend another holder's lock; Get, compare Value, then CompareAndSwap with the new Expiration`
 			}
 		}
 	}()

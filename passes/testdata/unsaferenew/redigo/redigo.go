@@ -31,7 +31,7 @@ func withLock(ctx context.Context, pool *redis.Pool, key, token string, work fun
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				c.Do("EXPIRE", key, lockSeconds) // want `EXPIRE renews lock key in a loop without checking it still holds this process's token`
+				c.Do("EXPIRE", key, lockSeconds) // want `EXPIRE renews lock key in a loop without checking the token, so it can extend another holder's lock; use a compare-and-pexpire script`
 			}
 		}
 	}()

@@ -34,7 +34,7 @@ func lockAndKeepAlive(ctx context.Context, client rueidis.Client, key string, tt
 			case <-done:
 				return
 			case <-t.C:
-				client.Do(ctx, client.B().Pexpire().Key(key).Milliseconds(ttl.Milliseconds()).Build()) // want `PEXPIRE renews lock key in a loop without checking it still holds this process's token`
+				client.Do(ctx, client.B().Pexpire().Key(key).Milliseconds(ttl.Milliseconds()).Build()) // want `PEXPIRE renews lock key in a loop without checking the token, so it can extend another holder's lock; use a compare-and-pexpire script`
 			}
 		}
 	}()

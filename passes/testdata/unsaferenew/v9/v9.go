@@ -36,7 +36,7 @@ func lockAndKeepAlive(ctx context.Context, rdb *redis.Client, key string) (func(
 			case <-done:
 				return
 			case <-t.C:
-				rdb.Expire(ctx, key, ttl) // want `Expire renews lock key in a loop without checking it still holds this process's token`
+				rdb.Expire(ctx, key, ttl) // want `Expire renews lock key in a loop without checking the token, so it can extend another holder's lock; use a compare-and-pexpire script`
 			}
 		}
 	}()

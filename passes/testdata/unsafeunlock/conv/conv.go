@@ -17,14 +17,14 @@ func (l *convLocker) Lock(ctx context.Context, key []byte) bool {
 }
 
 func (l *convLocker) Unlock(ctx context.Context, key []byte) {
-	l.rdb.Del(ctx, string(key)) // want `Del of lock key string\(key\) does not check the owner, and the lock's value "1" is the same for every holder`
+	l.rdb.Del(ctx, string(key)) // want `Del of lock key string\(key\) does not check the owner, and every holder writes "1": it can delete another holder's lock \(LV204\)`
 }
 
 func convSameFunc(ctx context.Context, rdb *redis.Client, key jobName) {
 	if !rdb.SetNX(ctx, string(key), "1", time.Minute).Val() {
 		return
 	}
-	defer rdb.Del(ctx, string([]byte(key))) // want `Del of lock key string\(\[\]byte\(key\)\) does not check the owner, and the lock's value "1" is the same for every holder`
+	defer rdb.Del(ctx, string([]byte(key))) // want `Del of lock key string\(\[\]byte\(key\)\) does not check the owner, and every holder writes "1": it can delete another holder's lock \(LV204\)`
 }
 
 type jobName string

@@ -20,7 +20,7 @@ func deferred(mc *memcache.Client, key, token string, work func()) error {
 	if err != nil {
 		return err
 	}
-	defer mc.Delete(key) // want `Delete of lock key key does not check the owner: once the TTL has run out and another process holds the lock, this deletes their lock; delete only while the key still holds the token it was acquired with \(memcached has no scripts: Get the item, compare its Value with the token, and CompareAndSwap it with Expiration -1, which fails if the item changed after the Get\)`
+	defer mc.Delete(key) // want `Delete of lock key key does not check the owner, so after the TTL it can delete another holder's lock; Get, compare Value, then CompareAndSwap with Expiration -1`
 	work()
 	return nil
 }

@@ -18,7 +18,7 @@ func lockAll(ctx context.Context, rdb *redis.Client, ids []string, work func() e
 	}
 	err := work()
 	for _, id := range ids {
-		rdb.Del(ctx, "lock:order:"+id) // want `Del of lock key "lock:order:" \+ id does not check the owner, and the lock's value "1" is the same for every holder`
+		rdb.Del(ctx, "lock:order:"+id) // want `Del of lock key "lock:order:" \+ id does not check the owner, and every holder writes "1": it can delete another holder's lock \(LV204\)`
 	}
 	return err
 }

@@ -85,7 +85,7 @@ func constValue(pool *redis.Pool, key string) {
 	defer conn.Close()
 	conn.Do("SET", key, "1", "NX", "EX", 30)
 	work()
-	conn.Do("DEL", key) // want `DEL of lock key key does not check the owner, and the lock's value "1" is the same for every holder`
+	conn.Do("DEL", key) // want `DEL of lock key key does not check the owner, and every holder writes "1": it can delete another holder's lock \(LV204\)`
 }
 
 // --- silent ---

@@ -34,7 +34,7 @@ func deferred(ctx context.Context, client rueidis.Client, key string, work func(
 	if err != nil {
 		return err
 	}
-	defer client.Do(ctx, client.B().Del().Key(key).Build()) // want `DEL of lock key key does not check the owner: once the TTL has run out and another process holds the lock, this deletes their lock`
+	defer client.Do(ctx, client.B().Del().Key(key).Build()) // want `DEL of lock key key does not check the owner, so after the TTL it can delete another holder's lock; delete only while it holds the token`
 	work()
 	return nil
 }
@@ -61,7 +61,7 @@ func constValue(ctx context.Context, client rueidis.Client, key string) {
 	if client.Do(ctx, client.B().Set().Key(key).Value("1").Nx().ExSeconds(10).Build()).Error() != nil {
 		return
 	}
-	client.Do(ctx, client.B().Del().Key(key).Build()) // want `DEL of lock key key does not check the owner, and the lock's value "1" is the same for every holder`
+	client.Do(ctx, client.B().Del().Key(key).Build()) // want `DEL of lock key key does not check the owner, and every holder writes "1": it can delete another holder's lock \(LV204\)`
 }
 
 // The DEL is built in a variable: reported, no fix.

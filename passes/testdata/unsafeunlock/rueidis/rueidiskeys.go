@@ -21,7 +21,7 @@ func startLift(ctx context.Context, client rueidis.Client, crane string) error {
 }
 
 func cancelLift(ctx context.Context, client rueidis.Client, crane string) {
-	client.Do(ctx, client.B().Del().Key(keyspace.Key(craneLockFmt, crane)).Build()) // want `DEL of lock key keyspace.Key\(craneLockFmt, crane\) does not check the owner, and the lock's value "up" is the same for every holder`
+	client.Do(ctx, client.B().Del().Key(keyspace.Key(craneLockFmt, crane)).Build()) // want `DEL of lock key keyspace\.Key\(craneLockFmt, crane\) does not check the owner, and every holder writes "up": it can delete another holder's lock \(LV204\)`
 }
 
 // --- silent ---

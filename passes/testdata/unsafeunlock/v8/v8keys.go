@@ -24,7 +24,7 @@ func startStirring(ctx context.Context, rdb goredis.UniversalClient, vat int) (b
 }
 
 func abortStirring(ctx context.Context, rdb goredis.UniversalClient, vat int) error {
-	return rdb.Del(ctx, keyspace.Key(vatLockFmt, vat)).Err() // want `Del of lock key keyspace.Key\(vatLockFmt, vat\) does not check the owner, and the lock's value "1" is the same for every holder`
+	return rdb.Del(ctx, keyspace.Key(vatLockFmt, vat)).Err() // want `Del of lock key keyspace\.Key\(vatLockFmt, vat\) does not check the owner, and every holder writes "1": it can delete another holder's lock \(LV204\)`
 }
 
 // --- silent ---

@@ -36,7 +36,7 @@ func deferred(ctx context.Context, rdb *redis.Client, key string, work func()) e
 	if !ok {
 		return ErrLocked
 	}
-	defer rdb.Del(ctx, key) // want `Del of lock key key does not check the owner: once the TTL has run out and another process holds the lock, this deletes their lock`
+	defer rdb.Del(ctx, key) // want `Del of lock key key does not check the owner, so after the TTL it can delete another holder's lock; delete only while it holds the token`
 	work()
 	return nil
 }
@@ -91,7 +91,7 @@ func constValue(ctx context.Context, rdb *redis.ClusterClient) {
 	if !rdb.SetNX(ctx, reportLock, "locked", time.Minute).Val() {
 		return
 	}
-	defer rdb.Del(ctx, reportLock) // want `Del of lock key reportLock does not check the owner, and the lock's value "locked" is the same for every holder: .* \(see LV204\)`
+	defer rdb.Del(ctx, reportLock) // want `Del of lock key reportLock does not check the owner, and every holder writes "locked": it can delete another holder's lock \(LV204\)`
 }
 
 // The token is computed in the acquire call and not kept: reported, no fix.
@@ -189,7 +189,7 @@ func manyKeys(ctx context.Context, rdb *redis.Client, key, token string) {
 
 // A DEL of a pattern releases nothing.
 func cleanupPattern(ctx context.Context, rdb *redis.Client) {
-	rdb.Del(ctx, "lock:job:*") // want `Del does not expand patterns: it deletes only a key named exactly "lock:job:\*", so no lock is released`
+	rdb.Del(ctx, "lock:job:*") // want `Del does not expand patterns: it deletes only a key named exactly "lock:job:\*", and no lock is released; find the keys with SCAN MATCH`
 }
 
 func startup(ctx context.Context, rdb *redis.Client) {

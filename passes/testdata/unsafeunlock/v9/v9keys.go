@@ -51,7 +51,7 @@ func lockTower(j *sendJob) error {
 	}
 	if !ok {
 		feeder := keyspace.Key(feederTxLockFmt, j.feeder)
-		j.rdb.Del(j.ctx, feeder) // want `Del of lock key feeder does not check the owner, and the lock's value "held" is the same for every holder`
+		j.rdb.Del(j.ctx, feeder) // want `Del of lock key feeder does not check the owner, and every holder writes "held": it can delete another holder's lock \(LV204\)`
 		return ErrLocked
 	}
 	return nil

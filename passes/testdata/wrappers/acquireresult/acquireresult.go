@@ -14,7 +14,7 @@ func work(context.Context) error { return nil }
 
 // Only the error of a (bool, error) wrapper is checked.
 func onlyErr(ctx context.Context, st *store.Store, key, token string) error {
-	_, err := st.TryLock(ctx, key, token, ttl) // want `only the error of TryLock is checked: a lock held by another process comes back as false with a nil error`
+	_, err := st.TryLock(ctx, key, token, ttl) // want `only the error of TryLock is checked: a held lock is false with a nil error, so this runs without the lock; check the bool too`
 	if err != nil {
 		return err
 	}

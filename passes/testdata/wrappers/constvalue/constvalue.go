@@ -12,7 +12,7 @@ func work(context.Context) error { return nil }
 
 // A constant value, released by the release wrapper.
 func jobs(ctx context.Context, st *store.Store, key string) error {
-	if ok, err := st.TryLock(ctx, key, "locked", time.Minute); err != nil || !ok { // want `lock key is acquired with the constant "locked", the same for every holder, and released`
+	if ok, err := st.TryLock(ctx, key, "locked", time.Minute); err != nil || !ok { // want `lock key is acquired with the constant "locked" and released, so no owner check can tell holders apart; use a random token`
 		return err
 	}
 	defer st.Unlock(ctx, key)

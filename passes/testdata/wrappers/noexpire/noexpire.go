@@ -21,7 +21,7 @@ func grab(ctx context.Context, rdb *redis.Client, key, token string) bool {
 
 // TTL 0, released by the release wrapper, never expired.
 func nightly(ctx context.Context, st *store.Store, token string) error {
-	ok, err := st.TryLock(ctx, "lock:nightly", token, 0) // want `lock "lock:nightly" is acquired by TryLock with no TTL and nothing expires it: .*; pass the TTL to TryLock; make the TTL 3-5x`
+	ok, err := st.TryLock(ctx, "lock:nightly", token, 0) // want `lock "lock:nightly" is acquired by TryLock with no TTL and nothing expires it: a dead holder keeps it forever; pass the TTL to TryLock; then its Unlock must check the owner \(LV201\)`
 	if err != nil || !ok {
 		return err
 	}
@@ -31,7 +31,7 @@ func nightly(ctx context.Context, st *store.Store, token string) error {
 
 // The plain function, released by a client DEL.
 func billing(ctx context.Context, rdb *redis.Client, token string) error {
-	if !grab(ctx, rdb, "lock:billing", token) { // want `lock "lock:billing" is acquired by grab with no TTL and nothing expires it: .*use one SET that carries the TTL`
+	if !grab(ctx, rdb, "lock:billing", token) { // want `lock "lock:billing" is acquired by grab with no TTL and nothing expires it: a dead holder keeps it forever; use SET key value NX PX ttl; then its Del must check the owner \(LV201\)`
 		return errBusy
 	}
 	defer rdb.Del(ctx, "lock:billing")

@@ -16,7 +16,7 @@ func jobs(ctx context.Context, st *store.Store, key, token string) error {
 		return err
 	}
 	defer st.Release(ctx, key, token)
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // want `the work under lock key gets 2m0s \(context.WithTimeout\), not less than the lock's TTL 30s`
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // want `the work under lock key gets 2m0s \(context\.WithTimeout\), not less than its TTL 30s: the lock may expire mid-work; shorten it or renew the lock`
 	defer cancel()
 	return work(ctx)
 }

@@ -27,14 +27,14 @@ func jobs(ctx context.Context, st *store.Store, key, token string) error {
 // A plain function call (no receiver) as the acquire, a client EXPIRE.
 func report(ctx context.Context, rdb *redis.Client, token string) {
 	if grab(ctx, rdb, "lock:report", token) {
-		rdb.Expire(ctx, "lock:report", time.Minute) // want `Expire after grab acquired "lock:report" without a TTL: .*use one SET that carries the TTL`
+		rdb.Expire(ctx, "lock:report", time.Minute) // want `Expire after grab acquired "lock:report" without a TTL: a crash in between leaves the lock held forever; use SET key value NX PX ttl`
 	}
 }
 
 // A client acquire, the expire wrapper; nothing says the key is a lock.
 func mixed(ctx context.Context, rdb *redis.Client, st *store.Store, key string) {
 	if rdb.SetNX(ctx, key, "t", 0).Val() {
-		st.Touch(ctx, key, 30) // want `Touch after SetNX wrote key without a TTL: .*the key with no TTL, kept forever`
+		st.Touch(ctx, key, 30) // want `Touch after SetNX wrote key without a TTL: a crash in between leaves the key with no TTL; pass the TTL to SetNX`
 	}
 }
 

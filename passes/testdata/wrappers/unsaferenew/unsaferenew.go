@@ -20,7 +20,7 @@ func jobs(ctx context.Context, st *store.Store, key, token string) error {
 		t := time.NewTicker(10 * time.Second)
 		defer t.Stop()
 		for range t.C {
-			st.Touch(ctx, key, 30) // want `Touch renews lock key in a loop without checking it still holds this process's token`
+			st.Touch(ctx, key, 30) // want `Touch renews lock key in a loop without checking the token, so it can extend another holder's lock; use a compare-and-pexpire script`
 		}
 	}()
 	return work(ctx)

@@ -17,7 +17,7 @@ func jobs(ctx context.Context, st *store.Store, key, token string) error {
 	if ok, err := st.TryLock(ctx, key, token, time.Minute); err != nil || !ok {
 		return err
 	}
-	defer st.Unlock(ctx, key) // want `Unlock of lock key key does not check the owner: once the TTL has run out and another process holds the lock, this deletes their lock`
+	defer st.Unlock(ctx, key) // want `Unlock of lock key key does not check the owner, so after the TTL it can delete another holder's lock; delete only while it holds the token`
 	return work(ctx)
 }
 

@@ -113,7 +113,7 @@ func quiet(ctx context.Context, id string) error {
 // --- reported: fail-open at the call site ---
 
 func failOpen(ctx context.Context, id string) error {
-	ok, err := Lock(ctx, id) // want `when Lock fails, this path still runs the critical section`
+	ok, err := Lock(ctx, id) // want `when Lock fails, this path still runs the work and the release without the lock; stop on the error`
 	if err == nil && !ok {
 		return errBusy
 	}

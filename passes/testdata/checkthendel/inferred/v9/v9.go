@@ -17,7 +17,7 @@ func Lock(ctx context.Context, key, token string) (bool, error) {
 
 func Unlock(ctx context.Context, key, token string) {
 	if rdb.Get(ctx, "lock:"+key).Val() == token {
-		rdb.Del(ctx, "lock:"+key) // want `Del of "lock:" \+ key after a GET compared its value in a separate round trip`
+		rdb.Del(ctx, "lock:"+key) // want `Del of "lock:" \+ key after a separate GET compare can delete another holder's lock; compare and delete in one step`
 	}
 }
 

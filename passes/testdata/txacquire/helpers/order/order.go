@@ -15,7 +15,7 @@ func Take(ctx context.Context, rdb *redis.Client, id string) (bool, error) {
 	var set *redis.BoolCmd
 	_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		set = lock.TryLock(ctx, pipe, id)
-		lock.KeepLock(ctx, pipe, id) // want `KeepLock \(Expire at lock/lock.go:21\) is queued with TryLock \(SetNX at lock/lock.go:16\) in the same transaction`
+		lock.KeepLock(ctx, pipe, id) // want `KeepLock \(Expire at lock/lock\.go:21\) in the same transaction as TryLock runs even when it lost, on another owner's lock id; set the TTL in the SetNX inside TryLock`
 		return nil
 	})
 	if err != nil {
@@ -27,7 +27,7 @@ func Take(ctx context.Context, rdb *redis.Client, id string) (bool, error) {
 func TakeRedigo(c redigo.Conn, id string) error {
 	c.Send("MULTI")
 	lock.SendLock(c, id)
-	lock.SendTTL(c, id) // want `SendTTL \(EXPIRE at lock/lock.go:44\) is queued with SendLock \(SETNX at lock/lock.go:40\) in the same transaction`
+	lock.SendTTL(c, id) // want `SendTTL \(EXPIRE at lock/lock\.go:44\) in the same transaction as SendLock runs even when it lost, on another owner's lock id; set the TTL in the SETNX inside SendLock`
 	_, err := c.Do("EXEC")
 	return err
 }

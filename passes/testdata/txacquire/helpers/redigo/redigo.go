@@ -7,7 +7,7 @@ import "github.com/gomodule/redigo/redis"
 // queueLock queues both commands on the caller's connection.
 func queueLock(c redis.Conn, key, token string) {
 	c.Send("SETNX", key, token)
-	c.Send("EXPIRE", key, 30) // want `EXPIRE is queued with SETNX in the same pipeline`
+	c.Send("EXPIRE", key, 30) // want `EXPIRE in the same pipeline as SETNX runs even when it lost, on another owner's lock key; use Do\("SET", k, v, "NX", "PX", ms\)`
 }
 
 func takeJob(c redis.Conn, id, token string) error {
@@ -29,7 +29,7 @@ func sendTTL(c redis.Conn, key string, secs int) error {
 func twoHelpers(c redis.Conn, id string) error {
 	c.Send("MULTI")
 	sendLock(c, id)
-	sendTTL(c, id, 30) // want `sendTTL \(EXPIRE at redigo/redigo.go:26\) is queued with sendLock \(SETNX at redigo/redigo.go:22\) in the same transaction`
+	sendTTL(c, id, 30) // want `sendTTL \(EXPIRE at redigo/redigo\.go:26\) in the same transaction as sendLock runs even when it lost, on another owner's lock id; set the TTL in the SETNX inside sendLock`
 	_, err := c.Do("EXEC")
 	return err
 }
@@ -42,7 +42,7 @@ func sendSetNX(c redis.Conn, key string) error {
 func helperThenInline(c redis.Conn, id string) error {
 	c.Send("MULTI")
 	sendSetNX(c, "job:"+id)
-	c.Send("EXPIRE", "job:"+id, 30) // want `EXPIRE is queued with sendSetNX \(SETNX at redigo/redigo.go:39\) in the same transaction`
+	c.Send("EXPIRE", "job:"+id, 30) // want `EXPIRE in the same transaction as sendSetNX runs even when it lost, on another owner's lock "job:" \+ id; set the TTL in the SETNX inside sendSetNX`
 	_, err := c.Do("EXEC")
 	return err
 }

@@ -14,7 +14,7 @@ const ttl = 30 * time.Second
 // queueLock queues both commands on the caller's pipeline.
 func queueLock(ctx context.Context, pipe redis.Pipeliner, key, token string) *redis.BoolCmd {
 	set := pipe.SetNX(ctx, key, token, 0)
-	pipe.Expire(ctx, key, ttl) // want `Expire is queued with SetNX in the same pipeline and runs even when SetNX lost`
+	pipe.Expire(ctx, key, ttl) // want `Expire in the same pipeline as SetNX runs even when it lost, on another owner's lock key; pass the TTL to SetNX`
 	return set
 }
 
@@ -47,7 +47,7 @@ func twoHelpers(ctx context.Context, rdb *redis.Client, id string) (bool, error)
 	var set *redis.BoolCmd
 	_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		set = tryLock(ctx, pipe, id)
-		setTTL(ctx, pipe, id, ttl) // want `setTTL \(Expire at v9/v9.go:39\) is queued with tryLock \(SetNX at v9/v9.go:35\) in the same transaction`
+		setTTL(ctx, pipe, id, ttl) // want `setTTL \(Expire at v9/v9\.go:39\) in the same transaction as tryLock runs even when it lost, on another owner's lock id; set the TTL in the SetNX inside tryLock`
 		return nil
 	})
 	if err != nil {
@@ -59,7 +59,7 @@ func twoHelpers(ctx context.Context, rdb *redis.Client, id string) (bool, error)
 func pipelineValue(ctx context.Context, rdb *redis.Client, id string) bool {
 	pipe := rdb.Pipeline()
 	set := tryLock(ctx, pipe, id)
-	keepFor(ctx, pipe, id) // want `keepFor \(Expire at v9/v9.go:43\) is queued with tryLock \(SetNX at v9/v9.go:35\) in the same pipeline`
+	keepFor(ctx, pipe, id) // want `keepFor \(Expire at v9/v9\.go:43\) in the same pipeline as tryLock runs even when it lost, on another owner's lock id; set the TTL in the SetNX inside tryLock`
 	pipe.Exec(ctx)
 	return set.Val()
 }
@@ -72,7 +72,7 @@ func queueSetNX(ctx context.Context, pipe redis.Pipeliner, key string) {
 func helperThenInline(ctx context.Context, rdb *redis.Client, id string) {
 	rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		queueSetNX(ctx, pipe, "job:"+id)
-		pipe.Expire(ctx, "job:"+id, ttl) // want `Expire is queued with queueSetNX \(SetNX at v9/v9.go:69\) in the same transaction`
+		pipe.Expire(ctx, "job:"+id, ttl) // want `Expire in the same transaction as queueSetNX runs even when it lost, on another owner's lock "job:" \+ id; set the TTL in the SetNX inside queueSetNX`
 		return nil
 	})
 }

@@ -15,7 +15,7 @@ func Lock(ctx context.Context, key, token string) (bool, error) {
 }
 
 func Refresh(ctx context.Context, key string) error {
-	return rdb.Expire(ctx, "lock:"+key, 10*time.Second).Err() // want `Expire renews lock "lock:" \+ key in Refresh without checking it still holds`
+	return rdb.Expire(ctx, "lock:"+key, 10*time.Second).Err() // want `Expire renews lock "lock:" \+ key in Refresh without checking the token, so it can extend another holder's lock; use a compare-and-pexpire script`
 }
 
 func job(ctx context.Context, id, token string, done chan struct{}) error {

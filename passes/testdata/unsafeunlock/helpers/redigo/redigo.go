@@ -16,7 +16,7 @@ func Lock(c redis.Conn, key string, seconds int) (bool, error) {
 }
 
 func Unlock(c redis.Conn, key string) error {
-	_, err := c.Do("DEL", key) // want `DEL of lock key key does not check the owner, and the lock's value "locked" is the same for every holder`
+	_, err := c.Do("DEL", key) // want `DEL of lock key key does not check the owner, and every holder writes "locked": it can delete another holder's lock \(LV204\)`
 	return err
 }
 

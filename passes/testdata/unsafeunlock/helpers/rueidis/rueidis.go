@@ -16,7 +16,7 @@ func AcquireLock(ctx context.Context, key, token string) error {
 }
 
 func ReleaseLock(ctx context.Context, key string) error {
-	return client.Do(ctx, client.B().Del().Key(key).Build()).Error() // want `DEL of lock key key does not check the owner: .*; ReleaseLock has no token to compare with: have AcquireLock return the token it acquired with, and pass it to ReleaseLock`
+	return client.Do(ctx, client.B().Del().Key(key).Build()).Error() // want `DEL of lock key key does not check the owner, so after the TTL it can delete another holder's lock; ReleaseLock has no token: have AcquireLock return it`
 }
 
 // --- silent ---

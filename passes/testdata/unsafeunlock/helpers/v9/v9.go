@@ -20,7 +20,7 @@ func Lock(ctx context.Context, key string) (bool, error) {
 }
 
 func Unlock(ctx context.Context, key string) error {
-	return rdb.Del(ctx, key).Err() // want `Del of lock key key does not check the owner, and the lock's value "1" is the same for every holder`
+	return rdb.Del(ctx, key).Err() // want `Del of lock key key does not check the owner, and every holder writes "1": it can delete another holder's lock \(LV204\)`
 }
 
 // Methods of one type; the token is a parameter of the acquire only, so
@@ -33,7 +33,7 @@ func (l *Locker) TryLock(ctx context.Context, key, token string, ttl time.Durati
 }
 
 func (l *Locker) Unlock(ctx context.Context, key string) {
-	l.rdb.Del(ctx, key) // want `Del of lock key key does not check the owner: .*; Unlock has no token to compare with: have TryLock return the token it acquired with, and pass it to Unlock`
+	l.rdb.Del(ctx, key) // want `Del of lock key key does not check the owner, so after the TTL it can delete another holder's lock; Unlock has no token: have TryLock return it`
 }
 
 // The release helper takes the token, and ignores it: the fix compares it.

@@ -25,7 +25,7 @@ func Acquire(ctx context.Context, key string) (func(), error) {
 	if !ok {
 		return nil, errBusy
 	}
-	return func() { rdb.Del(ctx, "lock:"+key) }, nil // want `Del of lock key "lock:" \+ key does not check the owner, and the lock's value "1" is the same for every holder`
+	return func() { rdb.Del(ctx, "lock:"+key) }, nil // want `Del of lock key "lock:" \+ key does not check the owner, and every holder writes "1": it can delete another holder's lock \(LV204\)`
 }
 
 func useClosure(ctx context.Context, id string) error {

@@ -8,7 +8,7 @@ func Process(id string, token []byte) error {
 	if err != nil || !ok {
 		return err
 	}
-	defer lock.Forget("order:" + id) // want `Forget deletes lock key "order:" \+ id with a bare DELETE \(lock/lock.go:25\) after Lock acquired it \(lock/lock.go:16\)`
+	defer lock.Forget("order:" + id) // want `Forget deletes lock key "order:" \+ id with a bare DELETE \(lock/lock\.go:25\) after Lock acquired it, so after the TTL it can delete another holder's lock; Forget has no token: pass it the acquire's`
 	return nil
 }
 

@@ -10,7 +10,7 @@ func Settle(id string, token []byte) error {
 	if err != nil || !ok {
 		return err
 	}
-	defer lock.ForgetIfMine(key, token) // want `ForgetIfMine deletes lock key key after a GET compared its value in a separate round trip \(Delete at lock/lock.go:38\), after Lock acquired it \(lock/lock.go:16\)`
+	defer lock.ForgetIfMine(key, token) // want `ForgetIfMine deletes lock key key \(Delete at lock/lock\.go:38\) after a separate GET compare, so it can delete another holder's lock; compare and delete in one step inside it`
 	return nil
 }
 

@@ -14,7 +14,7 @@ func Settle(c redis.Conn, id, token string) error {
 	if err != nil || !ok {
 		return err
 	}
-	defer lock.ForgetIfMine(c, key, token) // want `ForgetIfMine deletes lock key key after a GET compared its value in a separate round trip \(DEL at lock/owner.go:13\), after Lock acquired it \(lock/lock.go:10\)`
+	defer lock.ForgetIfMine(c, key, token) // want `ForgetIfMine deletes lock key key \(DEL at lock/owner\.go:13\) after a separate GET compare, so it can delete another holder's lock; compare and delete in one step inside it`
 	return nil
 }
 

@@ -12,7 +12,7 @@ func Process(ctx context.Context, id string) error {
 	if err != nil || !ok {
 		return err
 	}
-	defer lock.Forget(ctx, "order:"+id) // want `Forget deletes lock key "order:" \+ id with a bare DEL \(lock/lock.go:28\) after Lock acquired it \(lock/lock.go:16\)`
+	defer lock.Forget(ctx, "order:"+id) // want `Forget deletes lock key "order:" \+ id with a bare DEL \(lock/lock\.go:28\) after Lock acquired it, and every holder writes "1": it can delete another holder's lock \(LV204\)`
 	return nil
 }
 

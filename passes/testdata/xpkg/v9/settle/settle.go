@@ -15,7 +15,7 @@ func Settle(ctx context.Context, id, token string) error {
 	if err != nil || !ok {
 		return err
 	}
-	defer lock.ForgetIfMine(ctx, key, token) // want `ForgetIfMine deletes lock key key after a GET compared its value in a separate round trip \(Del at lock/owner.go:13\), after Lock acquired it \(lock/lock.go:16\): .*compare and delete in one step inside ForgetIfMine`
+	defer lock.ForgetIfMine(ctx, key, token) // want `ForgetIfMine deletes lock key key \(Del at lock/owner\.go:13\) after a separate GET compare, so it can delete another holder's lock; compare and delete in one step inside it`
 	return nil
 }
 
