@@ -12,7 +12,7 @@ import (
 func work() {}
 
 func typed(ctx context.Context, s store.Store, key, tok string) error {
-	if err := s.SetNX(ctx, key, tok, 30*time.Second).Err(); err != nil { // want `only the error of SetNX is checked: a lock held by another process comes back as false with a nil error`
+	if err := s.SetNX(ctx, key, tok, 30*time.Second).Err(); err != nil { // want `only the error of SetNX is checked: a held lock is false with a nil error, so this runs without the lock; check the bool too`
 		return err
 	}
 	work()
@@ -20,7 +20,7 @@ func typed(ctx context.Context, s store.Store, key, tok string) error {
 }
 
 func plain(b store.Backend, key, tok string) error {
-	_, err := b.SetNx(key, tok, 30) // want `only the error of SetNx is checked: a lock held by another process comes back as false with a nil error`
+	_, err := b.SetNx(key, tok, 30) // want `only the error of SetNx is checked: a held lock is false with a nil error, so this runs without the lock; check the bool too`
 	if err != nil {
 		return err
 	}
@@ -29,7 +29,7 @@ func plain(b store.Backend, key, tok string) error {
 }
 
 func forwarded(p *store.Pool, key, tok string) error {
-	if _, err := p.SafeDo("SET", key, tok, "NX", "PX", 30000); err != nil { // want `only the error of SET is checked: a lock held by another process comes back as a nil reply with a nil error`
+	if _, err := p.SafeDo("SET", key, tok, "NX", "PX", 30000); err != nil { // want `only the error of SET is checked: a held lock is a nil reply with a nil error, so this runs without the lock; check the reply too`
 		return err
 	}
 	work()
