@@ -18,7 +18,7 @@ func jitter() time.Duration { return time.Duration(rand.Intn(100)) * time.Millis
 
 func settle(ctx context.Context, rdb *redis.Client, id string) error {
 	key := "lock:settle:" + id
-	ok, err := rdb.SetNX(ctx, key, "1", 30*time.Second).Result() // want `lock key is acquired with the constant "1", the same for every holder, and released`
+	ok, err := rdb.SetNX(ctx, key, "1", 30*time.Second).Result() // want `lock key is acquired with the constant "1" and released, so no owner check can tell holders apart; use a random token`
 	if err != nil || !ok {
 		return err
 	}
