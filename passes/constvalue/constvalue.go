@@ -80,7 +80,9 @@ older than Go 1.24), writes it as the value, and turns each DEL of the key
 there into the compare-and-delete script (LV201 offers the same fix at each
 DEL). There is no fix when the release is in another function (the token
 would have to be returned and passed), or when code reads the lock's value
-and compares it with the constant.`,
+and compares it with the constant. Where no fix is offered, the message
+ends with the reason in a few words ("no fix: the release is in another
+function"); LV201 says the same at the DEL.`,
 	Bad: `ok, err := rdb.SetNX(ctx, key, "locked", ttl).Result()
 // …
 rdb.Del(ctx, key)`,
@@ -526,6 +528,8 @@ func (c *checker) reportAcquire(a *redisops.Op, why shared, uses []use) {
 	}
 	if p := tokenfix.For(c.pass, c.res, a, redisops.ReleaseOptions{DelEx: c.cfg.RedisAtLeast(8, 4)}); p.OK {
 		d.SuggestedFixes = []analysis.SuggestedFix{p.Fix}
+	} else if p.Why != "" {
+		d.Message += " (no fix: " + p.Why + ")"
 	}
 	for i, u := range uses {
 		if i == 3 {

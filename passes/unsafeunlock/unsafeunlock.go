@@ -238,11 +238,16 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 	}
 	related = append(related, analysis.RelatedInformation{Pos: a.Call.Pos(), End: a.Call.End(), Message: acquired})
 	diag := analysis.Diagnostic{Pos: d.Call.Pos(), End: d.Call.End(), Message: msg, Related: related}
+	var noFix string // why a constant value gets no token fix
 	if constValue && lk.Evidence == lockid.SameFunc {
 		// A token made at the acquire and compared here.
 		if p := tokenfix.For(pass, res, a, redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4)}); p.OK {
 			diag.SuggestedFixes = append(diag.SuggestedFixes, p.Fix)
+		} else {
+			noFix = p.Why
 		}
+	} else if constValue {
+		noFix = "the acquire is in another function"
 	}
 	if !constValue {
 		if tok, ok := tokenAt(pass, lk, d, key); ok {
@@ -272,6 +277,9 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 	}
 	if how != "" {
 		diag.Message += "; " + how
+	}
+	if noFix != "" {
+		diag.Message += " (no fix: " + noFix + ")"
 	}
 	r.Report(diag)
 }

@@ -50,15 +50,15 @@ func no(why string) *Plan { return &Plan{Why: why} }
 func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redisops.ReleaseOptions) *Plan {
 	info := pass.TypesInfo
 	if a.Kind != redisops.Acquire || a.Value == nil || a.Func == nil || a.Func.Body == nil || len(a.Keys) != 1 {
-		return no("the acquire's value is not in the call")
+		return no("the value is not written in the call")
 	}
 	file := res.FileIndex(pass).At(a.Call.Pos())
 	if file == nil || astx.InTest(pass.Fset, a.Call.Pos()) || ast.IsGenerated(file) {
-		return no("test or generated file")
+		return no("a test or generated file")
 	}
 	value, ok := valueText(info, a)
 	if !ok {
-		return no("the value's type takes no string")
+		return no("the value's type takes no string token")
 	}
 
 	// The function's other ops on the key: deletes are rewritten,
@@ -86,11 +86,11 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 			dels = append(dels, o)
 		case redisops.Expire:
 		default:
-			return no(fmt.Sprintf("%s also uses the lock's value", o.Method))
+			return no(fmt.Sprintf("%s here also uses the value", o.Method))
 		}
 	}
 	if len(dels) == 0 {
-		return no("no release in the acquiring function")
+		return no("the release is in another function")
 	}
 	for _, o := range res.Ops {
 		if o.Func == nil || o.Call.Pos() >= a.Func.Node.Pos() && o.Call.End() <= a.Func.Node.End() {
@@ -102,14 +102,14 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 		}
 		for _, k := range o.Keys {
 			if keyid.SameShape(a.KeyForm(), o.FormOf(k)) {
-				return no(fmt.Sprintf("%s in another function reads the lock's value", o.Method))
+				return no(fmt.Sprintf("%s in another function reads the value", o.Method))
 			}
 		}
 	}
 
 	stmt, ok := insertion(a, dels)
 	if !ok {
-		return no("the releases are not in the block of the acquire")
+		return no("a release is outside the acquire's block")
 	}
 	name, ok := varName(pass, file, a, stmt)
 	if !ok {
@@ -117,7 +117,7 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 	}
 	tokExpr, tokEdits, ok := tokenExpr(pass, res, file, a.Call.Pos())
 	if !ok {
-		return no("crypto/rand cannot be imported")
+		return no("crypto/rand cannot be imported here")
 	}
 
 	indent := fixes.Indent(pass, stmt.Pos())
@@ -129,7 +129,7 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 	for _, d := range dels {
 		rels := d.Releases(pass, name, opts)
 		if len(rels) == 0 {
-			return no(fmt.Sprintf("the %s's reply is read in a way a script's cannot stand in for", d.Method))
+			return no(fmt.Sprintf("the %s cannot become a script run here", d.Method))
 		}
 		edits = append(edits, rels[0].Edits...)
 	}
