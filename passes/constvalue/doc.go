@@ -31,7 +31,7 @@
 // DEL). There is no fix when the release is in another function (the token
 // would have to be returned and passed), or when code reads the lock's value
 // and compares it with the constant. Where no fix is offered, the message
-// ends with the reason in a few words ("no fix: the release is in another
+// ends with the reason in a few words ("no fix: release in another
 // function"); LV201 says the same at the DEL.
 //
 // Reported:

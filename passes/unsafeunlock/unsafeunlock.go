@@ -247,7 +247,7 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 			noFix = p.Why
 		}
 	} else if constValue {
-		noFix = "the acquire is in another function"
+		noFix = "acquire in another function"
 	}
 	if !constValue {
 		if tok, ok := tokenAt(pass, lk, d, key); ok {

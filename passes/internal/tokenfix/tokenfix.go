@@ -86,11 +86,11 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 			dels = append(dels, o)
 		case redisops.Expire:
 		default:
-			return no(fmt.Sprintf("%s here also uses the value", o.Method))
+			return no(fmt.Sprintf("%s also uses the value", o.Method))
 		}
 	}
 	if len(dels) == 0 {
-		return no("the release is in another function")
+		return no("release in another function")
 	}
 	for _, o := range res.Ops {
 		if o.Func == nil || o.Call.Pos() >= a.Func.Node.Pos() && o.Call.End() <= a.Func.Node.End() {
@@ -102,14 +102,14 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 		}
 		for _, k := range o.Keys {
 			if keyid.SameShape(a.KeyForm(), o.FormOf(k)) {
-				return no(fmt.Sprintf("%s in another function reads the value", o.Method))
+				return no(fmt.Sprintf("%s elsewhere reads the value", o.Method))
 			}
 		}
 	}
 
 	stmt, ok := insertion(a, dels)
 	if !ok {
-		return no("a release is outside the acquire's block")
+		return no("a release outside the acquire's block")
 	}
 	name, ok := varName(pass, file, a, stmt)
 	if !ok {
@@ -129,7 +129,7 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 	for _, d := range dels {
 		rels := d.Releases(pass, name, opts)
 		if len(rels) == 0 {
-			return no(fmt.Sprintf("the %s cannot become a script run here", d.Method))
+			return no(fmt.Sprintf("can't rewrite this %s", d.Method))
 		}
 		edits = append(edits, rels[0].Edits...)
 	}

@@ -41,7 +41,7 @@ func retry(ctx context.Context, rdb *redis.Client) {
 // The function also reads the value and compares it with the constant: a
 // new token would never match, so there is no fix.
 func compared(ctx context.Context, rdb *redis.Client) {
-	rdb.SetNX(ctx, "lock:cmp", "1", time.Minute) // want `lock "lock:cmp" is acquired with the constant "1" .* \(no fix: Get here also uses the value\)$`
+	rdb.SetNX(ctx, "lock:cmp", "1", time.Minute) // want `lock "lock:cmp" is acquired with the constant "1" .* \(no fix: Get also uses the value\)$`
 	if rdb.Get(ctx, "lock:cmp").Val() == "1" {
 		rdb.Del(ctx, "lock:cmp")
 	}
@@ -49,7 +49,7 @@ func compared(ctx context.Context, rdb *redis.Client) {
 
 // Released in another function: the token cannot reach it here.
 func take(ctx context.Context, rdb *redis.Client, id string) bool {
-	return rdb.SetNX(ctx, "lock:take:"+id, "1", time.Minute).Val() // want `lock "lock:take:" \+ id is acquired with the constant "1" .* \(no fix: the release is in another function\)$`
+	return rdb.SetNX(ctx, "lock:take:"+id, "1", time.Minute).Val() // want `lock "lock:take:" \+ id is acquired with the constant "1" .* \(no fix: release in another function\)$`
 }
 
 func drop(ctx context.Context, rdb *redis.Client, id string) {
