@@ -399,7 +399,7 @@ func issuesOf(t *testing.T, dir string, ds []diag) []string {
 		r, _ := filepath.Rel(dir, file)
 		return filepath.ToSlash(r)
 	}
-	merged := golangci.Merge(fset, raw, rel)
+	merged := golangci.DropConflicts(fset, golangci.Merge(fset, raw, rel))
 	byLine := map[string]analysis.Diagnostic{}
 	var out []string
 	for _, m := range merged {

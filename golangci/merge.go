@@ -142,3 +142,63 @@ func moduleRel(file string) string {
 	}
 	return filepath.Base(file)
 }
+
+// DropConflicts removes, from diagnostics in order, every suggested fix
+// whose edits clash with the edits of a fix kept before it in the same
+// file, so that golangci-lint --fix can apply all that is left.
+// golangci-lint applies every edit of every lockvet issue of a file at
+// once: it skips the whole file when two edits overlap, and applies two
+// different insertions at one offset one after the other, in no order
+// the fixes were written for (two checks each inserting a statement
+// before the same acquire made code that did not compile). The lockvet
+// command and go vet apply fixes one at a time and skip a conflicting
+// one the same way; the finding stays, and a second --fix takes it.
+// Edits equal to a kept edit are no clash (checks share one token fix).
+func DropConflicts(fset *token.FileSet, ds []analysis.Diagnostic) []analysis.Diagnostic {
+	type span struct {
+		start, end token.Pos
+		text       string
+	}
+	kept := map[*token.File][]span{}
+	clash := func(a, b span) bool {
+		if a == b {
+			return false
+		}
+		if a.start == b.start {
+			return true // two insertions (or edits) starting at one offset
+		}
+		return a.start < b.end && b.start < a.end
+	}
+	for i := range ds {
+		fixes := ds[i].SuggestedFixes[:0:0]
+		for _, fix := range ds[i].SuggestedFixes {
+			ok := true
+			for _, e := range fix.TextEdits {
+				end := e.End
+				if !end.IsValid() {
+					end = e.Pos
+				}
+				s := span{e.Pos, end, string(e.NewText)}
+				for _, k := range kept[fset.File(e.Pos)] {
+					if clash(s, k) {
+						ok = false
+					}
+				}
+			}
+			if !ok {
+				continue
+			}
+			for _, e := range fix.TextEdits {
+				end := e.End
+				if !end.IsValid() {
+					end = e.Pos
+				}
+				f := fset.File(e.Pos)
+				kept[f] = append(kept[f], span{e.Pos, end, string(e.NewText)})
+			}
+			fixes = append(fixes, fix)
+		}
+		ds[i].SuggestedFixes = fixes
+	}
+	return ds
+}

@@ -128,7 +128,7 @@ func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 			for _, a := range as {
 				all = append(all, pass.ResultOf[a].(*collected).diags...)
 			}
-			for _, d := range Merge(pass.Fset, all, moduleRel) {
+			for _, d := range DropConflicts(pass.Fset, Merge(pass.Fset, all, moduleRel)) {
 				pass.Report(d)
 			}
 			return nil, nil

@@ -83,3 +83,38 @@ func TestMerge(t *testing.T) {
 		t.Errorf("Merge:\n\t%s\nwant\n\t%s", strings.Join(gotS, "\n\t"), strings.Join(want, "\n\t"))
 	}
 }
+
+// TestDropConflicts: a fix whose edits overlap a kept fix's, or insert
+// other text at the offset where a kept edit starts, is dropped (its
+// diagnostic stays); a fix repeating a kept fix's edits is kept.
+func TestDropConflicts(t *testing.T) {
+	fset := token.NewFileSet()
+	f := fset.AddFile("a.go", -1, 100)
+	g := fset.AddFile("b.go", -1, 100)
+	fix := func(file *token.File, edits ...[3]any) analysis.SuggestedFix {
+		var fx analysis.SuggestedFix
+		for _, e := range edits {
+			fx.TextEdits = append(fx.TextEdits, analysis.TextEdit{Pos: file.Pos(e[0].(int)), End: file.Pos(e[1].(int)), NewText: []byte(e[2].(string))})
+		}
+		return fx
+	}
+	ds := []analysis.Diagnostic{
+		{Message: "insert", SuggestedFixes: []analysis.SuggestedFix{fix(f, [3]any{10, 10, "ok, "}, [3]any{30, 35, "x"})}},
+		{Message: "insert elsewhere at the same offset", SuggestedFixes: []analysis.SuggestedFix{fix(f, [3]any{10, 10, "token := t()\n"})}},
+		{Message: "overlap", SuggestedFixes: []analysis.SuggestedFix{fix(f, [3]any{33, 40, "y"})}},
+		{Message: "same edits", SuggestedFixes: []analysis.SuggestedFix{fix(f, [3]any{30, 35, "x"}), fix(f, [3]any{10, 10, "ok, "})}},
+		{Message: "adjacent", SuggestedFixes: []analysis.SuggestedFix{fix(f, [3]any{35, 36, "z"})}},
+		{Message: "other file", SuggestedFixes: []analysis.SuggestedFix{fix(g, [3]any{10, 10, "token := t()\n"})}},
+		{Message: "none"},
+	}
+	want := map[string]int{"insert": 1, "insert elsewhere at the same offset": 0, "overlap": 0, "same edits": 2, "adjacent": 1, "other file": 1, "none": 0}
+	got := DropConflicts(fset, ds)
+	if len(got) != len(want) {
+		t.Fatalf("%d diagnostics, want %d: a diagnostic is kept when its fixes are dropped", len(got), len(want))
+	}
+	for _, d := range got {
+		if n := len(d.SuggestedFixes); n != want[d.Message] {
+			t.Errorf("%s: %d fixes kept, want %d", d.Message, n, want[d.Message])
+		}
+	}
+}

@@ -432,10 +432,15 @@ func TestFixesBuildAsGolangciAppliesThem(t *testing.T) {
 	td := filepath.Join(repoRoot(t), "passes", "testdata")
 	modDownload(t, td)
 	dirs := map[string][]string{}
-	for _, a := range as {
-		if _, err := os.Stat(filepath.Join(td, a.Name)); err == nil {
-			dirs[td] = append(dirs[td], "./"+a.Name+"/...")
+	// The checks' analysistest packages are named after the checks (the
+	// plugin has one analyzer, "lockvet", that runs them all).
+	for _, r := range analyzer.Rules() {
+		if _, err := os.Stat(filepath.Join(td, r.Name)); err == nil {
+			dirs[td] = append(dirs[td], "./"+r.Name+"/...")
 		}
+	}
+	if len(dirs[td]) != len(analyzer.Rules()) {
+		t.Fatalf("%s has packages for %d of the %d checks", td, len(dirs[td]), len(analyzer.Rules()))
 	}
 	if example := filepath.Join(repoRoot(t), "testdata"); fileExists(filepath.Join(example, "go.mod")) {
 		modDownload(t, example)
