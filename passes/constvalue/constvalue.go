@@ -8,9 +8,17 @@ package constvalue
 //     alone or formatted with constants (strconv.Itoa(os.Getpid()),
 //     fmt.Sprintf("pid-%d", os.Getpid())): PIDs repeat across hosts and
 //     containers, where the main process is often PID 1, and every
-//     goroutine of a process shares one. Timestamps (time.Now().String(),
-//     UnixNano) and host name plus PID are not reported: they differ
-//     between acquisitions in practice.
+//     goroutine of a process shares one. The host name (h, _ :=
+//     os.Hostname(), h never written again), the host name with the PID,
+//     a package-level variable whose one value is set at its declaration
+//     or by one assignment in an init function (var owner =
+//     uuid.NewString(): random, but once per process), and a time's
+//     Unix() seconds, each alone or formatted with constants. Timestamps
+//     finer than a second (time.Now().String(), UnixNano, UnixMilli) and
+//     a shared value formatted with anything else (host plus UnixNano)
+//     are not reported: they differ between acquisitions in practice.
+//     Fields (a config's node ID) are not followed: a field may hold a
+//     token drawn for each acquisition.
 //   - A release or renewal is a DEL/UNLINK, an EXPIRE (not the one that
 //     gives a lock acquired with no TTL its first TTL: LV101's pair), or a
 //     Lua script that deletes or expires the key, on the same lock by
@@ -25,7 +33,9 @@ package constvalue
 //     idempotency key removed to allow a retry), as LV201 decides.
 //   - A compare-and-delete or compare-and-expire script whose token
 //     argument is a shared value is reported at that argument when the
-//     acquire itself was not reported (its value is a parameter or field).
+//     acquire itself was not reported (its value is a parameter or field),
+//     or is in another function: the release compares, and looks safe,
+//     where it is read.
 
 import (
 	"fmt"
@@ -62,7 +72,12 @@ wrote, and a safe renewal extends it only then. When every holder writes
 the same value (a constant such as "1", true or "locked", the key itself,
 or the process ID, which repeats across hosts and containers and is shared
 by every goroutine of a process; in containers it is often 1), no check can tell this process's lock from
-the one another process took after this one's TTL ran out. Releasing or
+the one another process took after this one's TTL ran out. Values that are
+no constant can be as shared: the host name (one per host), the host name
+with the process ID or a package-level variable set once (one per process:
+every goroutine of it writes the same), and a Unix time in seconds (one per
+second, the same for every holder that locks in that second, and across
+hosts whose clocks differ). Releasing or
 renewing it then deletes or extends the other process's lock, and even a
 compare-and-delete script compares equal. The same holds for a Lua owner
 check whose token argument is a constant: it matches another holder's lock
@@ -109,11 +124,15 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 type shared uint8
 
 const (
-	unique   shared = iota // not known to be shared
-	constVal               // a constant (or nil)
-	pid                    // the process ID, possibly formatted with constants
-	oneRune                // string(integer): one character
-	theKey                 // the lock's own key
+	unique    shared = iota // not known to be shared
+	constVal                // a constant (or nil)
+	pid                     // the process ID, possibly formatted with constants
+	host                    // the host name: one per host
+	process                 // the host name with the process ID: one per process
+	global                  // a package-level variable set once: one per process
+	perSecond               // a Unix time in seconds: one per second
+	oneRune                 // string(integer): one character
+	theKey                  // the lock's own key
 )
 
 // use is an operation that releases or renews a lock, or checks its owner.
@@ -183,8 +202,9 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 	c.reportTokens(ix, reported)
 }
 
-// reportTokens reports the owner checks in Lua whose token is shared, on
-// locks whose acquire was not reported (reported).
+// reportTokens reports the owner checks in Lua whose token is shared:
+// on locks whose acquire was not reported (reported), and in functions
+// other than the acquire's, where the release looks safe on its own.
 func (c *checker) reportTokens(ix *useIndex, reported map[*redisops.Op]bool) {
 	for i, u := range ix.uses {
 		s := u.op
@@ -200,7 +220,8 @@ func (c *checker) reportTokens(ix *useIndex, reported map[*redisops.Op]bool) {
 			continue
 		}
 		lk := ix.lock(i)
-		if lk == nil || reported[lk.Acquire] {
+		if lk == nil || reported[lk.Acquire] && lk.Acquire.Func == s.Func {
+			// The acquire's finding, in the same function, covers it.
 			continue
 		}
 		c.r.Report(analysis.Diagnostic{
@@ -356,9 +377,13 @@ func (c *checker) classify(e ast.Expr, depth int) shared {
 		if def == nil {
 			return unique
 		}
-		if why := c.classify(def, depth+1); why != theKey {
-			return why
+		why := c.classify(def, depth+1)
+		if why == unique && isGlobal(v) {
+			// var owner = uuid.NewString(): random, but drawn once for
+			// the process, so every goroutine of it writes the same.
+			return global
 		}
+		return why
 	case *ast.CallExpr:
 		if tv, ok := info.Types[e.Fun]; ok && tv.IsType() {
 			if len(e.Args) != 1 {
@@ -373,9 +398,13 @@ func (c *checker) classify(e ast.Expr, depth int) shared {
 		if !ok || fn.Pkg() == nil {
 			return unique
 		}
-		switch fn.Pkg().Path() + "." + fn.Name() {
+		switch fn.FullName() {
 		case "os.Getpid":
 			return pid
+		case "os.Hostname":
+			return host // its first result, through a variable (definition)
+		case "(time.Time).Unix":
+			return perSecond
 		case "strconv.Itoa", "strconv.FormatInt", "strconv.FormatUint", "fmt.Sprint", "fmt.Sprintf", "fmt.Sprintln":
 			if e.Ellipsis.IsValid() {
 				return unique
@@ -390,20 +419,34 @@ func (c *checker) classify(e ast.Expr, depth int) shared {
 	return unique
 }
 
-// combine: a value formatted from constants and the process ID is as
-// shared as the process ID; from constants alone, a constant.
+// combine: a value formatted from constants and one shared value is as
+// shared as that value; from constants alone, a constant. The host name
+// with the process ID (or with a value set once per process) is one per
+// process. Any other mix, and anything with a part not known to be
+// shared, is unique.
 func (c *checker) combine(parts []ast.Expr, depth int) shared {
 	out := constVal
 	for _, p := range parts {
-		switch c.classify(p, depth) {
-		case constVal:
-		case pid:
-			out = pid
+		why := c.classify(p, depth)
+		switch {
+		case why == unique || why == oneRune || why == theKey:
+			return unique
+		case why == constVal || why == out:
+		case out == constVal:
+			out = why
+		case perProcess(out) && perProcess(why):
+			out = process
 		default:
 			return unique
 		}
 	}
 	return out
+}
+
+// perProcess reports whether why is a value that stays the same for the
+// life of a process.
+func perProcess(why shared) bool {
+	return why == pid || why == host || why == process || why == global
 }
 
 // definition returns the initializer of a local or package-level variable
@@ -421,23 +464,56 @@ func (c *checker) definition(v *types.Var) ast.Expr {
 				}
 			}
 		}
+		// A package-level variable declared with no value and set by
+		// one assignment in an init function is defined by it.
+		inits := map[*ast.AssignStmt]bool{}
+		for _, f := range c.pass.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "init" && fd.Body != nil {
+					for _, st := range fd.Body.List {
+						if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN {
+							inits[as] = true
+						}
+					}
+				}
+			}
+		}
+		initDefs := map[*types.Var]ast.Expr{}
 		for n := range c.res.Inspector.PreorderSeq((*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil), (*ast.IncDecStmt)(nil), (*ast.UnaryExpr)(nil), (*ast.RangeStmt)(nil)) {
 			switch n := n.(type) {
 			case *ast.AssignStmt:
 				for i, l := range n.Lhs {
-					mark(l)
-					if id, ok := l.(*ast.Ident); ok && len(n.Lhs) == len(n.Rhs) {
-						if v, ok := info.Defs[id].(*types.Var); ok {
-							c.defs[v] = n.Rhs[i]
+					if id, ok := l.(*ast.Ident); ok && inits[n] && len(n.Lhs) == len(n.Rhs) {
+						if v, ok := info.Uses[id].(*types.Var); ok && isGlobal(v) && initDefs[v] == nil && !assigned[v] {
+							initDefs[v] = n.Rhs[i]
+							continue
 						}
+					}
+					mark(l)
+					id, ok := l.(*ast.Ident)
+					if !ok {
+						continue
+					}
+					v, ok := info.Defs[id].(*types.Var)
+					switch {
+					case !ok:
+					case len(n.Lhs) == len(n.Rhs):
+						c.defs[v] = n.Rhs[i]
+					case i == 0 && len(n.Rhs) == 1:
+						// h, err := os.Hostname(): the call stands
+						// for its first result.
+						c.defs[v] = n.Rhs[0]
 					}
 				}
 			case *ast.ValueSpec:
-				if len(n.Names) == len(n.Values) {
-					for i, id := range n.Names {
-						if v, ok := info.Defs[id].(*types.Var); ok {
-							c.defs[v] = n.Values[i]
-						}
+				for i, id := range n.Names {
+					v, ok := info.Defs[id].(*types.Var)
+					switch {
+					case !ok:
+					case len(n.Names) == len(n.Values):
+						c.defs[v] = n.Values[i]
+					case i == 0 && len(n.Values) == 1:
+						c.defs[v] = n.Values[0]
 					}
 				}
 			case *ast.IncDecStmt:
@@ -455,11 +531,20 @@ func (c *checker) definition(v *types.Var) ast.Expr {
 				}
 			}
 		}
+		for v, e := range initDefs {
+			if _, declared := c.defs[v]; !declared && !assigned[v] {
+				c.defs[v] = e
+			}
+		}
 		for v := range assigned {
 			delete(c.defs, v)
 		}
 	}
 	return c.defs[v]
+}
+
+func isGlobal(v *types.Var) bool {
+	return v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
 }
 
 func isString(t types.Type) bool {
@@ -517,6 +602,14 @@ func (c *checker) reportAcquire(a *redisops.Op, why shared, uses []use) {
 		value = "its own key as the value"
 	case pid:
 		value = fmt.Sprintf("the process ID (%s), which repeats across hosts", fixes.Text(c.pass.Fset, a.Value))
+	case host:
+		value = fmt.Sprintf("the host name %s (shared by its processes)", fixes.Text(c.pass.Fset, a.Value))
+	case process:
+		value = fmt.Sprintf("%s (one per process, shared by its goroutines)", fixes.Text(c.pass.Fset, a.Value))
+	case global:
+		value = fmt.Sprintf("%s (set once per process, shared by its goroutines)", fixes.Text(c.pass.Fset, a.Value))
+	case perSecond:
+		value = fmt.Sprintf("%s (seconds: the same for all who lock in that second)", fixes.Text(c.pass.Fset, a.Value))
 	case oneRune:
 		value = fmt.Sprintf("%s, a one-character string (a rune, not digits)", fixes.Text(c.pass.Fset, a.Value))
 	}

@@ -9,7 +9,12 @@
 // the same value (a constant such as "1", true or "locked", the key itself,
 // or the process ID, which repeats across hosts and containers and is shared
 // by every goroutine of a process; in containers it is often 1), no check can tell this process's lock from
-// the one another process took after this one's TTL ran out. Releasing or
+// the one another process took after this one's TTL ran out. Values that are
+// no constant can be as shared: the host name (one per host), the host name
+// with the process ID or a package-level variable set once (one per process:
+// every goroutine of it writes the same), and a Unix time in seconds (one per
+// second, the same for every holder that locks in that second, and across
+// hosts whose clocks differ). Releasing or
 // renewing it then deletes or extends the other process's lock, and even a
 // compare-and-delete script compares equal. The same holds for a Lua owner
 // check whose token argument is a constant: it matches another holder's lock

@@ -814,6 +814,12 @@ func resolveScripts(pass *analysis.Pass, in *inspector.Inspector, res *Result) {
 			continue
 		}
 		if op.srcArg != nil {
+			if def := localConst(pass.TypesInfo, op); def != nil {
+				// script := `if redis.call("GET", …`: a local written
+				// once with a constant is that constant.
+				op.ScriptSrc, op.ScriptSrcExpr = *constval.String(pass.TypesInfo, def), def
+				continue
+			}
 			if em == nil {
 				em = embedsOf(pass, res)
 			}
@@ -878,6 +884,26 @@ func resolveScripts(pass *analysis.Pass, in *inspector.Inspector, res *Result) {
 			}
 		}
 	}
+}
+
+// localConst is the string constant that defines the local variable
+// op's script source names, when the variable is written nowhere else in
+// its function (script := "…" in the function that runs it); otherwise
+// nil.
+func localConst(info *types.Info, op *Op) ast.Expr {
+	id, ok := ast.Unparen(op.srcArg).(*ast.Ident)
+	if !ok || op.Func == nil {
+		return nil
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	def, _ := op.Func.Scope().Vars().SoleDef(v)
+	if def == nil || constval.String(info, def) == nil {
+		return nil
+	}
+	return def
 }
 
 // innermost returns the nearest enclosing node (or cur's own node) of one

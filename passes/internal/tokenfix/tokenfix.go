@@ -60,6 +60,15 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 	if !ok {
 		return no("the value's type takes no string token")
 	}
+	if id, ok := ast.Unparen(a.Value).(*ast.Ident); ok {
+		// val := fmt.Sprintf("%s:%d", host, pid) read only by the
+		// acquire: replacing it there leaves val declared and unused.
+		if v, ok := info.Uses[id].(*types.Var); ok {
+			if def, uses := a.Func.Scope().Vars().SoleDef(v); def != nil && uses == 1 {
+				return no("its variable would be left unused")
+			}
+		}
+	}
 
 	// The function's other ops on the key: deletes are rewritten,
 	// renewals stay (LV203 offers their fix once the token is in scope),

@@ -171,7 +171,7 @@ type Job struct {
 func (j *Job) Lock(ctx context.Context) bool { return j.rdb.SetNX(ctx, j.key, j.owner, ttl).Val() }
 func (j *Job) Unlock(ctx context.Context)    { unlock.Run(ctx, j.rdb, []string{j.key}, j.owner) }
 
-// Timestamps and host-plus-PID: unique enough across acquisitions in
+// A timestamp to the nanosecond: unique enough across acquisitions in
 // practice; left alone.
 func withTime(ctx context.Context, rdb *redis.Client, key string) {
 	now := time.Now().String()
@@ -180,10 +180,11 @@ func withTime(ctx context.Context, rdb *redis.Client, key string) {
 	}
 }
 
+// Host plus PID: one per process, written by every goroutine of it.
 func withHostPID(ctx context.Context, rdb *redis.Client, key string) {
 	host, _ := os.Hostname()
 	val := fmt.Sprintf("%s:%d", host, os.Getpid())
-	if rdb.SetNX(ctx, key, val, ttl).Val() {
+	if rdb.SetNX(ctx, key, val, ttl).Val() { // want `lock key is acquired with val \(one per process, shared by its goroutines\) and released`
 		defer rdb.Del(ctx, key)
 	}
 }
