@@ -98,7 +98,19 @@ type Config struct {
 	ExpireFuncs      []string
 	ReleaseFuncs     []string
 	SafeReleaseFuncs []string
+	// Module is, for a host that loads the whole main module in one
+	// process (the lockvet command), where it records the loaded
+	// packages before analysis: fixes that change a helper's signature
+	// then edit its callers in the module's other packages too. Nil
+	// elsewhere.
+	Module *Module
 }
+
+// Module is the host's view of the whole main module (Config.Module).
+type Module = lvconfig.Module
+
+// ModulePackage is one package of a Module.
+type ModulePackage = lvconfig.ModulePackage
 
 // Analyzers returns fresh analyzers for the checks cfg enables (all when
 // cfg is nil). Each call builds new analyzer values; nothing global is
@@ -182,7 +194,7 @@ func Rewriting(a *analysis.Analyzer, edit func(*analysis.Diagnostic)) *analysis.
 
 // lvConfig is the analyzers' configuration for cfg.
 func lvConfig(cfg *Config) (*lvconfig.Config, error) {
-	lc := &lvconfig.Config{RedisVersion: cfg.RedisVersion, IncludeGenerated: cfg.IncludeGenerated}
+	lc := &lvconfig.Config{RedisVersion: cfg.RedisVersion, IncludeGenerated: cfg.IncludeGenerated, Module: cfg.Module}
 	for _, d := range []struct {
 		kind  lvconfig.WrapperKind
 		specs []string

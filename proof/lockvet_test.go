@@ -72,6 +72,7 @@ var wantFindings = map[string][]string{
 	"txacquire":     {"LV102 Acquire"},
 	"unsafeunlock":  {"LV201 Mutex.Unlock"},
 	"constvalue":    {"LV204 WithLock", "LV201 WithLock"},
+	"constpair":     {"LV204 lock", "LV201 unlock"},
 	"checkthendel":  {"LV202 Mutex.Unlock"},
 	"unsaferenew":   {"LV203 Mutex.Refresh"},
 	"ttlunit":       {"LV104 AcquireUntyped (no fix)", "LV104 AcquireSeconds", "LV104 Extend"},

@@ -17,6 +17,7 @@ import (
 
 	bugacq "github.com/lockvet/lockvet/proof/internal/buggy/acquireresult"
 	bugctd "github.com/lockvet/lockvet/proof/internal/buggy/checkthendel"
+	bugpair "github.com/lockvet/lockvet/proof/internal/buggy/constpair"
 	bugconst "github.com/lockvet/lockvet/proof/internal/buggy/constvalue"
 	bugsetnx "github.com/lockvet/lockvet/proof/internal/buggy/setnxexpire"
 	bugttl "github.com/lockvet/lockvet/proof/internal/buggy/ttlunit"
@@ -25,6 +26,7 @@ import (
 	bugdel "github.com/lockvet/lockvet/proof/internal/buggy/unsafeunlock"
 	fixacq "github.com/lockvet/lockvet/proof/internal/fixed/acquireresult"
 	fixctd "github.com/lockvet/lockvet/proof/internal/fixed/checkthendel"
+	fixpair "github.com/lockvet/lockvet/proof/internal/fixed/constpair"
 	fixconst "github.com/lockvet/lockvet/proof/internal/fixed/constvalue"
 	fixsetnx "github.com/lockvet/lockvet/proof/internal/fixed/setnxexpire"
 	fixttl "github.com/lockvet/lockvet/proof/internal/fixed/ttlunit"
@@ -294,13 +296,31 @@ type withLock func(ctx context.Context, rdb *redis.Client, key string, ttl time.
 
 func TestProofConstValue(t *testing.T) {
 	t.Parallel()
+	lateRelease(t, "3c", bugconst.WithLock, fixconst.WithLock,
+		"A's late release deletes B's lock: both hold the value \"1\"",
+		"A's late release deletes nothing; B's lock, with its own token, survives")
+}
+
+// The helper pair: lock and unlock in two functions, the fix threads the
+// token from one to the other through WithLock.
+func TestProofConstPair(t *testing.T) {
+	t.Parallel()
+	lateRelease(t, "3d", bugpair.WithLock, fixpair.WithLock,
+		"A's late unlock deletes B's lock: both hold the value \"1\"",
+		"A's late unlock deletes nothing; lock returned a token that unlock compares")
+}
+
+// lateRelease runs case id: A holds the lock past its TTL while B, the
+// same code in another process, takes it; A's release then runs while B
+// holds it. The buggy WithLock deletes B's lock, the fixed one does not.
+func lateRelease(t *testing.T, id string, buggy, fixed withLock, buggyOutcome, fixedOutcome string) {
 	eachRedis(t, func(t *testing.T, be backend) {
 		ctx, rdb := context.Background(), be.v9(t)
 		var after [2]string
-		for i, key := range []string{"lock:proof3c:buggy", "lock:proof3c:fixed"} {
-			lock := withLock(bugconst.WithLock)
+		for i, key := range []string{"lock:proof" + id + ":buggy", "lock:proof" + id + ":fixed"} {
+			lock := buggy
 			if i == 1 {
-				lock = fixconst.WithLock
+				lock = fixed
 			}
 			// A holds the lock past its TTL; B, the same code in another
 			// process, takes it and holds it while A's release runs.
@@ -338,9 +358,7 @@ func TestProofConstValue(t *testing.T) {
 		if after[1] == "(no key)" {
 			t.Errorf("fixed: A's late release deleted B's lock")
 		}
-		record(t, "3c", be.name,
-			"A's late release deletes B's lock: both hold the value \"1\"",
-			"A's late release deletes nothing; B's lock, with its own token, survives")
+		record(t, id, be.name, buggyOutcome, fixedOutcome)
 	})
 }
 

@@ -11,7 +11,9 @@ import (
 // TestFixApp: on a copy of testdata/fixapp, a small service with one
 // instance of each shape lockvet rewrites on real code (a constant lock
 // value released by a bare DEL, with go-redis and redigo; GET, error
-// handled, early return, DEL; a fail-open return; SETNX then EXPIRE),
+// handled, early return, DEL; a fail-open return; SETNX then EXPIRE; a
+// Lock/Unlock helper pair with a constant value, called in its own package
+// and an exported one called from another package),
 // every finding carries a fix, -fix applies them all, the module still
 // builds and vets, and lockvet then reports nothing.
 func TestFixApp(t *testing.T) {

@@ -51,14 +51,14 @@ var (
 // Elsewhere it analyzes every time.
 func analyzeOnce(s *session) (*findings.Result, error) {
 	if s.dir != exampleDir && s.dir != brokenDir && s.dir != clitest.XpkgDir() {
-		return driver.Analyze(s.dir, s.patterns, s.o.tests, s.analyzers, s.lock)
+		return driver.Analyze(s.dir, s.patterns, s.o.tests, s.analyzers, s.lock, s.module)
 	}
 	key := fmt.Sprintf("%s %q %v %+v", s.dir, s.patterns, s.o.tests, s.o.config)
 	analysesMu.Lock()
 	once := analyses[key]
 	if once == nil {
 		once = sync.OnceValues(func() (*findings.Result, error) {
-			return driver.Analyze(s.dir, s.patterns, s.o.tests, s.analyzers, s.lock)
+			return driver.Analyze(s.dir, s.patterns, s.o.tests, s.analyzers, s.lock, s.module)
 		})
 		analyses[key] = once
 	}

@@ -41,8 +41,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return explain(stdout, stderr, o.explain)
 	}
 
-	s := &session{o: o, patterns: patterns, stdout: stdout, stderr: stderr, printed: map[string]bool{}}
-	s.analyzers, err = analyzer.Analyzers(o.config.Config())
+	s := &session{o: o, patterns: patterns, stdout: stdout, stderr: stderr, printed: map[string]bool{}, module: &analyzer.Module{}}
+	cfg := o.config.Config()
+	cfg.Module = s.module
+	s.analyzers, err = analyzer.Analyzers(cfg)
 	if err != nil {
 		return s.fail("%v", err)
 	}
@@ -110,6 +112,10 @@ type session struct {
 	printed   map[string]bool // error lines already printed
 	status    int
 	loadErr   *driver.LoadError // the go command could not load the packages
+	// module is the analyzers' view of the loaded module, filled in by
+	// each analysis (fixes that change a helper's signature edit its
+	// callers in the module's other packages).
+	module *analyzer.Module
 }
 
 // fail prints an error and sets the exit status to ExitError.
@@ -183,7 +189,7 @@ func (s *session) analyze() *findings.Result {
 // that run the command in their process analyze each unchanged module
 // once (analyzeOnce in golden_test.go).
 var analyzePackages = func(s *session) (*findings.Result, error) {
-	return driver.Analyze(s.dir, s.patterns, s.o.tests, s.analyzers, s.lock)
+	return driver.Analyze(s.dir, s.patterns, s.o.tests, s.analyzers, s.lock, s.module)
 }
 
 // diff prints the changes -fix would make.

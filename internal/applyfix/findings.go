@@ -111,11 +111,13 @@ func fixEdits(f *findings.Finding, files map[string]*fileFix) (map[string][]Edit
 		if files[name] == nil {
 			// Only the package's own source files, and not generated
 			// ones: an edit there would be lost at the next go generate.
-			syntax := f.Syntax(tf)
-			if syntax == nil || ast.IsGenerated(syntax) || !slices.Contains(f.Pkg.GoFiles, name) {
+			// A fix that changes a function's signature also edits
+			// its callers in the run's other packages.
+			pkg, syntax := f.FileOf(tf)
+			if syntax == nil || ast.IsGenerated(syntax) || !slices.Contains(pkg.GoFiles, name) {
 				return nil, false
 			}
-			files[name] = &fileFix{size: tf.Size(), names: ImportNames(f.Pkg.TypesInfo, syntax)}
+			files[name] = &fileFix{size: tf.Size(), names: ImportNames(pkg.TypesInfo, syntax)}
 		}
 		for _, prev := range out[name] {
 			if Conflicts(prev, e) {

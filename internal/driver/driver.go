@@ -21,6 +21,7 @@ import (
 
 	"github.com/lockvet/lockvet/analyzer"
 	"github.com/lockvet/lockvet/internal/findings"
+	"github.com/lockvet/lockvet/internal/lvconfig"
 )
 
 // Exit statuses of lockvet's commands.
@@ -44,13 +45,21 @@ func (e *LoadError) Error() string { return e.Msg }
 // fails, with a *LoadError, only when nothing could be loaded; broken
 // packages are listed in the result's Errors and the others are still
 // analyzed.
-func Analyze(dir string, patterns []string, tests bool, analyzers []*analysis.Analyzer, lock func(string) bool) (*findings.Result, error) {
+//
+// module, when given, is the analyzers' view of the whole module
+// (analyzer.Config.Module): it gets the loaded packages before analysis.
+func Analyze(dir string, patterns []string, tests bool, analyzers []*analysis.Analyzer, lock func(string) bool, module ...*lvconfig.Module) (*findings.Result, error) {
 	l, err := Load(dir, patterns, tests, lock)
 	if err != nil {
 		return nil, &LoadError{Patterns: patterns, Msg: goCommandReason(err)}
 	}
 	if len(l.All) == 0 {
 		return nil, &LoadError{Patterns: patterns, Msg: fmt.Sprintf("%s matched no packages", strings.Join(patterns, " "))}
+	}
+	for _, m := range module {
+		if m != nil {
+			l.SetModule(m, dir, tests)
+		}
 	}
 	return l.Analyze(dir, analyzers)
 }
@@ -101,7 +110,7 @@ func (l *Loaded) Analyze(dir string, analyzers []*analysis.Analyzer) (*findings.
 		}
 		fset := act.Package.Fset
 		for _, d := range act.Diagnostics {
-			f := &findings.Finding{Pkg: act.Package, Analyzer: act.Analyzer, Diag: d, Posn: fset.Position(d.Pos)}
+			f := &findings.Finding{Pkg: act.Package, Analyzer: act.Analyzer, Diag: d, Posn: fset.Position(d.Pos), Module: l.Roots}
 			k := key{f.Posn, fset.Position(d.End), f.Rule(), d.Message}
 			if seen[k] {
 				continue

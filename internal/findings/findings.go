@@ -26,6 +26,10 @@ type Finding struct {
 	Diag     analysis.Diagnostic
 	Posn     token.Position
 	Reason   string // for a suppressed finding, the directive's reason
+	// Module are the other packages analyzed in the same run (shared by
+	// its findings): a fix may edit their files too, when it changes a
+	// function that they call.
+	Module []*packages.Package
 }
 
 // Rule is the finding's rule ID, or the analyzer name when the diagnostic
@@ -71,6 +75,25 @@ func (res *Result) Source(name string) []byte {
 	src, _ := os.ReadFile(name)
 	res.sources[name] = src
 	return src
+}
+
+// FileOf is the package of the run, the finding's first, that holds the
+// file tf, and that file's syntax; nil when no package holds it.
+func (f *Finding) FileOf(tf *token.File) (*packages.Package, *ast.File) {
+	if file := f.Syntax(tf); file != nil {
+		return f.Pkg, file
+	}
+	for _, p := range f.Module {
+		if p.Fset != f.Pkg.Fset {
+			continue
+		}
+		for _, file := range p.Syntax {
+			if p.Fset.File(file.FileStart) == tf {
+				return p, file
+			}
+		}
+	}
+	return nil, nil
 }
 
 // Syntax is the syntax of the finding's package's file tf, or nil.

@@ -26,6 +26,10 @@ type Config struct {
 	// operations (see ParseWrappers). Their calls take part in every
 	// check as the client calls they stand for.
 	Wrappers []Wrapper
+
+	// Module, when not nil, is the whole module as the host loaded it
+	// (see Module).
+	Module *Module
 }
 
 // Validate reports a configuration error in words a user can act on.

@@ -120,7 +120,12 @@ func writeJSON(w io.Writer, tree any) error {
 func editsOwnFiles(f *findings.Finding, fix analysis.SuggestedFix) bool {
 	for _, e := range fix.TextEdits {
 		tf := f.Pkg.Fset.File(e.Pos)
-		if tf == nil || !slices.Contains(f.Pkg.GoFiles, tf.Name()) {
+		if tf == nil {
+			return false
+		}
+		// A fix that changes a function's signature also edits its
+		// callers in the run's other packages.
+		if pkg, _ := f.FileOf(tf); pkg == nil || !slices.Contains(pkg.GoFiles, tf.Name()) {
 			return false
 		}
 	}

@@ -93,11 +93,20 @@ suggested fix does this: it declares token := rand.Text() before the
 acquire (a newLockToken helper, declared once in the package, for modules
 older than Go 1.24), writes it as the value, and turns each DEL of the key
 there into the compare-and-delete script (LV201 offers the same fix at each
-DEL). There is no fix when the release is in another function (the token
-would have to be returned and passed), or when code reads the lock's value
-and compares it with the constant. Where no fix is offered, the message
-ends with the reason in a few words ("no fix: release in another
-function"); LV201 says the same at the DEL.`,
+DEL). When a helper acquires and its counterpart releases (Lock and
+Unlock), the fix threads the token: Lock makes it, writes it and returns
+it (an added string result, before a last error), Unlock takes it (an
+added parameter) and releases with the script, and every caller keeps the
+token of its Lock call and passes it to its Unlock call: in the package,
+and for an exported pair in the module's other packages when lockvet
+loads them all (lockvet -fix ./...; go vet sees one package, so there
+is no fix). There is no fix when a call cannot be rewritten so (Lock's
+result passed on, Unlock called where no Lock token is in scope, or on
+another receiver), when the pair implements an interface, or when code
+reads the
+lock's value and compares it with the constant. Where no fix is offered,
+the message ends with the reason in a few words ("no fix: Unlock in
+ReleaseAll has no Lock token in scope"); LV201 says the same at the DEL.`,
 	Bad: `ok, err := rdb.SetNX(ctx, key, "locked", ttl).Result()
 // …
 rdb.Del(ctx, key)`,
@@ -619,7 +628,7 @@ func (c *checker) reportAcquire(a *redisops.Op, why shared, uses []use) {
 		Message: fmt.Sprintf("lock %s is acquired with %s and %s, so no owner check can tell holders apart; use a random token",
 			key, value, done),
 	}
-	if p := tokenfix.For(c.pass, c.res, a, redisops.ReleaseOptions{DelEx: c.cfg.RedisAtLeast(8, 4)}); p.OK {
+	if p := tokenfix.For(c.pass, c.res, a, redisops.ReleaseOptions{DelEx: c.cfg.RedisAtLeast(8, 4)}, c.cfg.ModuleView()); p.OK {
 		d.SuggestedFixes = []analysis.SuggestedFix{p.Fix}
 	} else if p.Why != "" {
 		d.Message += " (no fix: " + p.Why + ")"

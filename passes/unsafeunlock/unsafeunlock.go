@@ -239,9 +239,10 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 	related = append(related, analysis.RelatedInformation{Pos: a.Call.Pos(), End: a.Call.End(), Message: acquired})
 	diag := analysis.Diagnostic{Pos: d.Call.Pos(), End: d.Call.End(), Message: msg, Related: related}
 	var noFix string // why a constant value gets no token fix
-	if constValue && lk.Evidence == lockid.SameFunc {
-		// A token made at the acquire and compared here.
-		if p := tokenfix.For(pass, res, a, redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4)}); p.OK {
+	if constValue && (lk.Evidence == lockid.SameFunc || lk.Evidence == lockid.Counterpart || lk.Evidence == lockid.SameShape) {
+		// A token made at the acquire and compared here (threaded
+		// through the helpers' signatures when they are a pair).
+		if p := tokenfix.For(pass, res, a, redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4)}, cfg.ModuleView()); p.OK {
 			diag.SuggestedFixes = append(diag.SuggestedFixes, p.Fix)
 		} else {
 			noFix = p.Why

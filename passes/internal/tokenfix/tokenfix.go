@@ -20,6 +20,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
@@ -37,17 +38,19 @@ type Plan struct {
 type planKey struct {
 	a    *redisops.Op
 	opts redisops.ReleaseOptions
+	mod  *lvconfig.Module
 }
 
 // For returns the plan for the lock acquired by a: the same value for
-// every check of the package that asks.
-func For(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redisops.ReleaseOptions) *Plan {
-	return res.Shared(planKey{a, opts}, func() any { return build(pass, res, a, opts) }).(*Plan)
+// every check of the package that asks. mod is the host's view of the
+// whole module, or nil (lvconfig.Module).
+func For(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redisops.ReleaseOptions, mod *lvconfig.Module) *Plan {
+	return res.Shared(planKey{a, opts, mod}, func() any { return build(pass, res, a, opts, mod) }).(*Plan)
 }
 
 func no(why string) *Plan { return &Plan{Why: why} }
 
-func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redisops.ReleaseOptions) *Plan {
+func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redisops.ReleaseOptions, mod *lvconfig.Module) *Plan {
 	info := pass.TypesInfo
 	if a.Kind != redisops.Acquire || a.Value == nil || a.Func == nil || a.Func.Body == nil || len(a.Keys) != 1 {
 		return no("the value is not written in the call")
@@ -59,6 +62,9 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 	value, ok := valueText(info, a)
 	if !ok {
 		return no("the value's type takes no string token")
+	}
+	if fixes.Orphans(res, info, a.Func.Body, a.Value.Pos(), a.Value.End()) {
+		return no("the value's variable would be left unused")
 	}
 	if id, ok := ast.Unparen(a.Value).(*ast.Ident); ok {
 		// val := fmt.Sprintf("%s:%d", host, pid) read only by the
@@ -99,7 +105,7 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 		}
 	}
 	if len(dels) == 0 {
-		return no("release in another function")
+		return buildPair(pass, res, a, opts, mod, file, value)
 	}
 	for _, o := range res.Ops {
 		if o.Func == nil || o.Call.Pos() >= a.Func.Node.Pos() && o.Call.End() <= a.Func.Node.End() {

@@ -1,0 +1,484 @@
+package tokenfix
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/lockvet/lockvet/internal/lvconfig"
+
+	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/internal/lockid"
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// A helper pair: the lock is acquired in one function declaration (Lock)
+// and deleted by a bare DEL in another (Unlock), so no local variable can
+// carry a token from one to the other. The fix threads it through the
+// pair's signatures:
+//
+//   - Lock makes the token first thing, writes it as the value and
+//     returns it: an added string result, before a last error result or
+//     else after the others (the existing results keep their order);
+//   - Unlock takes it as an added parameter (before a variadic one, else
+//     last) and deletes the key only while it holds it;
+//   - every call of Lock keeps the token (in a new variable), and every
+//     call of Unlock passes the token of the Lock call in whose scope it
+//     is.
+//
+// There is no fix when a call cannot be rewritten mechanically: Lock's
+// result passed on, Unlock called where no Lock token is in scope, a
+// function value, or a pair that implements an interface (its other
+// implementations would not match). Callers in other packages are edited
+// when the host gives the whole module (Module); otherwise an exported
+// pair gets no fix.
+
+// pair is what the fix changes: the two declarations and their objects.
+type pair struct {
+	a        *redisops.Op
+	ldecl    *ast.FuncDecl
+	udecl    *ast.FuncDecl
+	lfn, ufn *types.Func
+	dels     []*redisops.Op
+	n, k     int // Lock's results, and where the token goes among them
+	uIndex   int // where the token goes among Unlock's parameters
+	edits    []analysis.TextEdit
+	lName    string // the token variable in Lock
+	uName    string // the token parameter of Unlock
+	qual     string // "pkg." while the callers of another package are edited
+}
+
+func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redisops.ReleaseOptions, mod *lvconfig.Module, file *ast.File, value string) *Plan {
+	const other = "release in another function"
+	ldecl, ok := a.Func.Node.(*ast.FuncDecl)
+	if !ok {
+		return no(other)
+	}
+	info := pass.TypesInfo
+	lfn, _ := info.Defs[ldecl.Name].(*types.Func)
+	if lfn == nil {
+		return no(other)
+	}
+	locks := lockid.New(pass, res)
+	var udecl *ast.FuncDecl
+	var dels []*redisops.Op
+	// A call of a helper of the package: its own operations stand for it.
+	ours := func(o *redisops.Op) bool {
+		if o.Via == nil {
+			return false
+		}
+		fn := typeutil.StaticCallee(info, o.Call)
+		return fn != nil && fn.Pkg() == pass.Pkg
+	}
+	for _, r := range locks.Releases(a) {
+		if r.Checked || ours(r.Op) {
+			continue
+		}
+		if r.Op.Kind != redisops.Delete || r.Evidence != lockid.Counterpart && r.Evidence != lockid.SameShape {
+			return no(other)
+		}
+		d, ok := r.Op.Func.Node.(*ast.FuncDecl)
+		if !ok || d == ldecl {
+			return no(other)
+		}
+		if udecl != nil && d != udecl {
+			return no("released in two functions")
+		}
+		udecl = d
+		dels = append(dels, r.Op)
+	}
+	if udecl == nil {
+		return no(other)
+	}
+	ufn, _ := info.Defs[udecl.Name].(*types.Func)
+	if ufn == nil {
+		return no(other)
+	}
+	ours = func(o *redisops.Op) bool {
+		if o.Via == nil {
+			return false
+		}
+		fn := typeutil.StaticCallee(info, o.Call)
+		return fn != nil && (fn.Origin() == lfn || fn.Origin() == ufn)
+	}
+	p := &pair{a: a, ldecl: ldecl, udecl: udecl, lfn: lfn, ufn: ufn, dels: dels}
+	lname, uname := lfn.Name(), ufn.Name()
+
+	// The key's other operations: none in Unlock but its deletes (and
+	// renewals), no other acquire or delete anywhere.
+	for _, o := range res.Ops {
+		if o == a || o.Func == nil || ours(o) {
+			continue
+		}
+		same := false
+		for _, k := range o.Keys {
+			if keyid.SameShape(a.KeyForm(), o.FormOf(k)) {
+				same = true
+			}
+		}
+		inU := o.Call.Pos() >= udecl.Pos() && o.Call.End() <= udecl.End()
+		if inU && containsOp(dels, o) {
+			continue
+		}
+		if !same && inU {
+			return no(fmt.Sprintf("%s also uses another key", udecl.Name.Name))
+		}
+		if !same {
+			continue
+		}
+		switch {
+		case o.Kind == redisops.Expire:
+		case o.Kind == redisops.Delete && inU:
+			if !containsOp(dels, o) {
+				dels = append(dels, o)
+			}
+		case o.Kind == redisops.Delete:
+			return no("released in two functions")
+		case o.Kind == redisops.Acquire:
+			return no(fmt.Sprintf("%s also acquires the key", funcOf(o)))
+		default:
+			return no(fmt.Sprintf("%s also uses the value", o.Method))
+		}
+	}
+	p.dels = dels
+
+	for _, fn := range []*types.Func{lfn, ufn} {
+		if fn.Signature().TypeParams().Len() > 0 || fn.Signature().RecvTypeParams().Len() > 0 {
+			return no(fn.Name() + " is generic")
+		}
+		if i := implemented(pass.Pkg, fn); i != "" {
+			return no(fmt.Sprintf("%s implements %s", fn.Name(), i))
+		}
+	}
+	// An exported pair can be called from the module's other packages:
+	// their calls are edited too, when the host has loaded them all.
+	var others []lvconfig.ModulePackage
+	for _, fn := range []*types.Func{lfn, ufn} {
+		if !fn.Exported() {
+			continue
+		}
+		pkgs, complete := mod.Packages()
+		if !complete {
+			return no(fn.Name() + " is exported and not every caller is loaded")
+		}
+		others = nil
+		for _, mp := range pkgs {
+			if mp.Types == nil || mp.Types.Path() == pass.Pkg.Path() || mp.Fset != pass.Fset {
+				continue
+			}
+			imp := importOf(mp.Types, pass.Pkg.Path())
+			if imp == nil {
+				continue
+			}
+			for _, f := range []*types.Func{lfn, ufn} {
+				if i := implementedIn(mp.Types, imp, f); i != "" {
+					return no(fmt.Sprintf("%s implements %s", f.Name(), i))
+				}
+			}
+			others = append(others, mp)
+		}
+		break
+	}
+
+	// Lock's results.
+	lsig := lfn.Signature()
+	p.n = lsig.Results().Len()
+	if p.n > 0 && lsig.Results().At(0).Name() != "" {
+		return no(lname + " has named results")
+	}
+	p.k = p.n
+	if p.n > 0 && isError(lsig.Results().At(p.n-1).Type()) {
+		p.k = p.n - 1
+	}
+	usig := ufn.Signature()
+	p.uIndex = usig.Params().Len()
+	if usig.Variadic() {
+		p.uIndex--
+	}
+
+	u := unitOf(pass)
+	p.lName = freeName(u, ldecl, ldecl.Body.Lbrace+1, nil)
+	p.uName = freeName(u, udecl, udecl.Body.Lbrace+1, nil)
+	if p.lName == "" || p.uName == "" {
+		return no("no free name for the token")
+	}
+	tokExpr, tokEdits, ok := tokenExpr(pass, res, file, ldecl.Body.Lbrace+1)
+	if !ok {
+		return no("crypto/rand cannot be imported here")
+	}
+	p.edits = append(p.edits, tokEdits...)
+	p.edits = append(p.edits, fixesReplace(a.Value, strings.ReplaceAll(value, "TOKEN", p.lName)))
+	if why := p.lockEdits(u, tokExpr); why != "" {
+		return no(why)
+	}
+	// Unlock's parameter and release.
+	params := udecl.Type.Params
+	switch {
+	case len(params.List) == 0:
+		p.insert(params.Opening+1, p.uName+" string")
+	case usig.Variadic():
+		p.insert(params.List[len(params.List)-1].Pos(), p.uName+" string, ")
+	default:
+		p.insert(params.List[len(params.List)-1].End(), ", "+p.uName+" string")
+	}
+	for _, d := range p.dels {
+		rels := d.Releases(pass, p.uName, opts)
+		if len(rels) == 0 {
+			return no(fmt.Sprintf("can't rewrite this %s", d.Method))
+		}
+		p.edits = append(p.edits, rels[0].Edits...)
+	}
+
+	// The callers.
+	if why := p.callerEdits(u, func(o types.Object) (lock, unlock bool) { return o == lfn, o == ufn }); why != "" {
+		return no(why)
+	}
+	for _, mp := range others {
+		ou := &unit{fset: mp.Fset, info: mp.Info, pkg: mp.Types, files: mp.Files, read: os.ReadFile}
+		before := len(p.edits)
+		match := func(o types.Object) (lock, unlock bool) { return sameFunc(o, lfn), sameFunc(o, ufn) }
+		p.qual = mp.Types.Name() + "."
+		if why := p.callerEdits(ou, match); why != "" {
+			return no(why)
+		}
+		for _, e := range p.edits[before:] {
+			if f := ou.fileOf(e.Pos); f == nil || ast.IsGenerated(f) {
+				return no(fmt.Sprintf("a call in a generated file of %s", mp.Types.Name()))
+			}
+		}
+	}
+	edits, ok := coalesce(p.edits)
+	if !ok {
+		return no("the edits overlap")
+	}
+	return &Plan{OK: true, Fix: analysis.SuggestedFix{
+		Message:   fmt.Sprintf("Acquire with a random token that %s returns and %s takes, and release only while the key holds it", lname, uname),
+		TextEdits: edits,
+	}}
+}
+
+func containsOp(ops []*redisops.Op, o *redisops.Op) bool {
+	for _, x := range ops {
+		if x == o {
+			return true
+		}
+	}
+	return false
+}
+
+// funcOf names the function declaration that holds o.
+func funcOf(o *redisops.Op) string {
+	if d, ok := o.Func.Node.(*ast.FuncDecl); ok {
+		return d.Name.Name
+	}
+	return "a function literal"
+}
+
+func fixesReplace(n ast.Node, text string) analysis.TextEdit {
+	return analysis.TextEdit{Pos: n.Pos(), End: n.End(), NewText: []byte(text)}
+}
+
+func (p *pair) insert(pos token.Pos, text string) {
+	p.edits = append(p.edits, analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text)})
+}
+
+// insertLine inserts line (indented, without its newline) after the
+// statement ending at end: on the next line, or after a newline.
+func (p *pair) insertLine(u *unit, end token.Pos, line string) {
+	if at := u.lineAfter(end); at != end {
+		p.insert(at, line+"\n")
+	} else {
+		p.insert(end, "\n"+line)
+	}
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// importOf is the package at path as pkg imports it, or nil.
+func importOf(pkg *types.Package, path string) *types.Package {
+	for _, imp := range pkg.Imports() {
+		if imp.Path() == path {
+			return imp
+		}
+	}
+	return nil
+}
+
+// sameFunc reports whether o, as another package sees it, is fn.
+func sameFunc(o types.Object, fn *types.Func) bool {
+	f, ok := o.(*types.Func)
+	if !ok || f.Pkg() == nil || f.Pkg().Path() != fn.Pkg().Path() || f.Name() != fn.Name() {
+		return false
+	}
+	r1, r2 := redisops.RecvType(f.Origin()), redisops.RecvType(fn)
+	if r1 == nil || r2 == nil {
+		return r1 == nil && r2 == nil && f.Signature().Recv() == nil && fn.Signature().Recv() == nil
+	}
+	return r1.Name() == r2.Name()
+}
+
+// implementedIn is implemented for a package of the module that imports
+// fn's package as imp: fn's receiver type as imp declares it, against
+// pkg's interfaces and those of its imports.
+func implementedIn(pkg, imp *types.Package, fn *types.Func) string {
+	r := redisops.RecvType(fn)
+	if r == nil {
+		return ""
+	}
+	tn, ok := imp.Scope().Lookup(r.Name()).(*types.TypeName)
+	if !ok {
+		return ""
+	}
+	return implementedBy(pkg, tn.Type(), fn.Name())
+}
+
+// implemented names an interface, declared in pkg or a package it
+// imports, that has a method named as fn and that fn's receiver type
+// implements: changing fn's signature would break it.
+func implemented(pkg *types.Package, fn *types.Func) string {
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return ""
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return implementedBy(pkg, t, fn.Name())
+}
+
+func implementedBy(pkg *types.Package, t types.Type, method string) string {
+	ptr := types.NewPointer(t)
+	for _, p := range append([]*types.Package{pkg}, pkg.Imports()...) {
+		scope := p.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok {
+				continue
+			}
+			it, ok := tn.Type().Underlying().(*types.Interface)
+			if !ok || it.Empty() {
+				continue
+			}
+			if obj, _, _ := types.LookupFieldOrMethod(it, false, nil, method); obj == nil {
+				continue
+			}
+			if types.Implements(t, it) || types.Implements(ptr, it) {
+				if p == pkg {
+					return name
+				}
+				return p.Name() + "." + name
+			}
+		}
+	}
+	return ""
+}
+
+// lockEdits adds Lock's edits: the token made first thing, the added
+// result, and the token in every return.
+func (p *pair) lockEdits(u *unit, tokExpr string) string {
+	decl := p.ldecl
+	body := decl.Body
+	if len(body.List) == 0 {
+		return "an empty " + decl.Name.Name
+	}
+	indent := u.indent(body.List[0].Pos())
+	p.insert(body.Lbrace+1, "\n"+indent+p.lName+" := "+tokExpr)
+
+	res := decl.Type.Results
+	switch {
+	case p.n == 0:
+		p.insert(decl.Type.Params.End(), " string")
+	case !res.Opening.IsValid():
+		t := u.src(res.List[0])
+		if p.k == 0 {
+			p.edits = append(p.edits, fixesReplace(res.List[0], "(string, "+t+")"))
+		} else {
+			p.edits = append(p.edits, fixesReplace(res.List[0], "("+t+", string)"))
+		}
+	case p.k == p.n:
+		p.insert(res.List[len(res.List)-1].End(), ", string")
+	default:
+		at := 0
+		for i, f := range res.List {
+			c := max(len(f.Names), 1)
+			if at+c > p.k {
+				if at != p.k {
+					return decl.Name.Name + " has grouped results"
+				}
+				p.insert(res.List[i].Pos(), "string, ")
+				break
+			}
+			at += c
+		}
+	}
+
+	var why string
+	ast.Inspect(body, func(n ast.Node) bool {
+		if why != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			why = p.returnEdit(u, n)
+		}
+		return true
+	})
+	if why != "" {
+		return why
+	}
+	if p.n == 0 {
+		if _, ok := body.List[len(body.List)-1].(*ast.ReturnStmt); !ok {
+			p.insertLine(u, body.List[len(body.List)-1].End(), indent+"return "+p.lName)
+		}
+	}
+	return ""
+}
+
+func (p *pair) returnEdit(u *unit, r *ast.ReturnStmt) string {
+	tok := p.lName
+	switch {
+	case p.n == 0:
+		p.insert(r.Return+token.Pos(len("return")), " "+tok)
+	case len(r.Results) == p.n && p.k == p.n:
+		p.insert(r.Results[p.n-1].End(), ", "+tok)
+	case len(r.Results) == p.n:
+		p.insert(r.Results[p.k].Pos(), tok+", ")
+	case len(r.Results) == 1:
+		// return f() with f's results: keep them in variables.
+		taken := map[string]bool{tok: true}
+		var names []string
+		sig := p.lfn.Signature()
+		for i := range p.n {
+			base := "v"
+			switch t := sig.Results().At(i).Type(); {
+			case isError(t):
+				base = "err"
+			case types.Identical(t, types.Typ[types.Bool]):
+				base = "ok"
+			}
+			name := freeName(u, p.ldecl, r.Pos(), taken, base, base+"2", base+"3")
+			if name == "" {
+				return "no free name in " + p.ldecl.Name.Name
+			}
+			taken[name] = true
+			names = append(names, name)
+		}
+		rets := append(append(append([]string{}, names[:p.k]...), tok), names[p.k:]...)
+		p.edits = append(p.edits, analysis.TextEdit{Pos: r.Return, End: r.Results[0].Pos(), NewText: []byte(strings.Join(names, ", ") + " := ")})
+		p.insertLine(u, r.End(), u.indent(r.Pos())+"return "+strings.Join(rets, ", "))
+	default:
+		return "a return in " + p.ldecl.Name.Name
+	}
+	return ""
+}
