@@ -61,7 +61,8 @@ error; logs the error and falls through into the work and the release)
 runs the critical section without the lock: two processes do the work
 at once, and during a Redis outage every caller does. Lock libraries report
 both busy and failed as the error of their acquire; code that drops it has
-the same bug.`,
+the same bug. So has an INCR lock that drops INCR's error: a failed INCR
+reads as the count 0, which IsLocked's n > 1 takes for "not locked".`,
 	Fix: `Read both the value and the error and tell the three outcomes apart: an
 error that is not the busy reply is a failure (return it, fail closed); a
 false value or redis.Nil is busy (return "not acquired"). The suggested fix
@@ -119,6 +120,10 @@ func (c *checker) run() {
 }
 
 func (c *checker) check(a *redisops.Op, out redisops.Outcome) {
+	if out.Busy == redisops.BusyCount {
+		c.count(a, out) // count.go
+		return
+	}
 	switch {
 	case out.Read == redisops.ReadNone && out.Busy == redisops.ErrOnly:
 		if rel, ok := c.lock(a, out); ok {

@@ -12,7 +12,8 @@
 // runs the critical section without the lock: two processes do the work
 // at once, and during a Redis outage every caller does. Lock libraries report
 // both busy and failed as the error of their acquire; code that drops it has
-// the same bug.
+// the same bug. So has an INCR lock that drops INCR's error: a failed INCR
+// reads as the count 0, which IsLocked's n > 1 takes for "not locked".
 //
 // # How to fix
 //

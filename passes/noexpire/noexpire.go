@@ -153,7 +153,7 @@ func inTest(pass *analysis.Pass, op *redisops.Op) bool {
 // cannot read.
 func expired(pass *analysis.Pass, res *redisops.Result, locks *lockid.Locks, a *redisops.Op) bool {
 	for _, e := range locks.Candidates(a) {
-		if e == a || !setsTTL(pass, e) {
+		if e == a || !setsTTL(pass, e) || ownExpire(locks, a, e) {
 			continue
 		}
 		for _, k := range e.Keys {
@@ -163,6 +163,18 @@ func expired(pass *analysis.Pass, res *redisops.Result, locks *lockid.Locks, a *
 		}
 	}
 	return false
+}
+
+// ownExpire reports whether e, an EXPIRE in another function than a, is
+// the second step of an acquire of the same key earlier in its own
+// function (INCR then EXPIRE in IsLockedTTL): it expires the keys that
+// function takes, not those a takes.
+func ownExpire(locks *lockid.Locks, a, e *redisops.Op) bool {
+	if e.Kind != redisops.Expire || e.Func == a.Func || e.Key() == nil {
+		return false
+	}
+	lk := locks.Of(e, e.Key())
+	return lk != nil && lk.Evidence == lockid.SameFunc && lk.Acquire != a
 }
 
 func setsTTL(pass *analysis.Pass, op *redisops.Op) bool {

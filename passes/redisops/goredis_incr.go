@@ -30,8 +30,8 @@ func (goRedis) incr(pass *analysis.Pass, op *Op, call *ast.CallExpr, args []ast.
 		}
 	}
 	op.Keys = []ast.Expr{args[0]}
-	if !incrLock(pass.TypesInfo, cur, args[0], goRedisIncr) {
-		op.Kind = Counter
+	if use := incrOf(pass.TypesInfo, cur, args[0], goRedisIncr); use != incrLocked {
+		op.Kind, op.incrVerdict = Counter, use == incrVerdict
 		return op
 	}
 	op.Kind = Acquire

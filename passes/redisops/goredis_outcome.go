@@ -33,6 +33,8 @@ func (goRedis) outcome(info *types.Info, o *Op) (Outcome, bool) {
 		return Outcome{}, false // SET NX GET: the reply is the old value, not a status
 	case o.Method == "SetArgs":
 		out.Busy = BusyErr
+	case o.Method == "Incr":
+		out.Busy = BusyCount
 	case o.Method != "SetNX":
 		return Outcome{}, false
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/internal/lockname"
 )
 
 // INCR as a lock, for every client: some code takes a lock with INCR key
@@ -39,6 +40,22 @@ import (
 //   - that critical section deletes the key (DEL or UNLINK of the same key
 //     by the same client, deferred or not): the lock is released. An INCR
 //     guard that only its TTL ever clears is not recognized.
+//
+// A guard's condition may also test the error of a (reply, error) pair
+// with it: `if err != nil || n != 1 { return … }` leaves unless this
+// call took the lock, `if err == nil && n == 1 { … }` enters only then.
+//
+// The other sense: a function that answers whether the key is locked
+// (IsLocked: true when busy) or taken (TryLock: true when acquired)
+// returns the comparison itself (return n > 1, return n == 1), and its
+// caller runs the critical section. Such an INCR is a verdict
+// (incrVerdict); it is a lock only with the package's evidence
+// (incrVerdicts, after the call walk): the function or its receiver's
+// type is named like a lock (lockname.LockLike), and a function of the
+// same receiver type (or a package-level one, for a package-level
+// function) named to release (lockname: Unlock, Release, …) deletes a
+// key built the same way from its parameter (keyid.Template). A rate
+// limiter's `return n <= 1` has neither.
 
 // incrGuard is where an INCR's reply decides who holds the lock: an if
 // statement whose whole condition compares the reply with a constant, or
@@ -118,12 +135,27 @@ type incrReader struct {
 	deletes func(info *types.Info, body *ast.BlockStmt, call *ast.CallExpr) []ast.Expr
 }
 
-// incrLock reports whether the INCR at cur, of key, takes a lock, its
-// reply read and its release found by rd.
-func incrLock(info *types.Info, cur inspector.Cursor, key ast.Expr, rd incrReader) bool {
+// incrUse is what incrOf finds an INCR to be.
+type incrUse uint8
+
+const (
+	// incrCounter: not a lock by its own evidence.
+	incrCounter incrUse = iota
+	// incrLocked: a guard lets the first INCR into a critical section
+	// that deletes the key.
+	incrLocked
+	// incrVerdict: the reply's comparison is returned as the function's
+	// answer, and a lock only with the package's evidence (incrVerdicts).
+	incrVerdict
+)
+
+// incrOf says whether the INCR at cur, of key, takes a lock (incrLocked),
+// answers for one (incrVerdict) or counts, its reply read and its release
+// found by rd.
+func incrOf(info *types.Info, cur inspector.Cursor, key ast.Expr, rd incrReader) incrUse {
 	at, pair, ok := rd.reply(info, cur)
 	if !ok {
-		return false
+		return incrCounter
 	}
 	var fcur inspector.Cursor
 	var body *ast.BlockStmt
@@ -138,29 +170,30 @@ func incrLock(info *types.Info, cur inspector.Cursor, key ast.Expr, rd incrReade
 		break
 	}
 	if body == nil {
-		return false
+		return incrCounter
 	}
 
 	var guards []incrGuard
 	var reply types.Object
+	verdict := false
 	if pair {
 		first := pairFirst(info, at.Parent().Node())
 		if first == nil {
-			return false
+			return incrCounter
 		}
 		reply = first
-		if guards, ok = replyGuards(info, fcur, first); !ok {
-			return false
+		if guards, verdict, ok = replyGuards(info, fcur, first); !ok {
+			return incrCounter
 		}
 	} else if obj := assignedTo(info, at); obj != nil {
 		reply = obj
-		if guards, ok = replyGuards(info, fcur, obj); !ok {
-			return false
+		if guards, verdict, ok = replyGuards(info, fcur, obj); !ok {
+			return incrCounter
 		}
 	} else {
 		g, ok := guardOf(info, at)
 		if !ok {
-			return false
+			return incrCounter
 		}
 		guards = []incrGuard{g}
 	}
@@ -168,33 +201,70 @@ func incrLock(info *types.Info, cur inspector.Cursor, key ast.Expr, rd incrReade
 	for _, g := range guards {
 		for _, n := range criticalSection(info, g, reply) {
 			if deletesKey(info, body, n, key, rd) {
-				return true
+				return incrLocked
 			}
 		}
 	}
-	return false
+	if verdict {
+		return incrVerdict
+	}
+	return incrCounter
 }
 
 // replyGuards returns the ifs that compare the reply variable obj with 1,
-// or false when obj has any other use in the function at fcur.
-func replyGuards(info *types.Info, fcur inspector.Cursor, obj types.Object) ([]incrGuard, bool) {
+// and whether a return statement of the function at fcur answers with
+// such a comparison (verdictOf); ok is false when obj has any other use
+// in that function.
+func replyGuards(info *types.Info, fcur inspector.Cursor, obj types.Object) (guards []incrGuard, verdict, ok bool) {
 	if obj == nil {
-		return nil, false
+		return nil, false, false
 	}
-	var guards []incrGuard
 	for c := range fcur.Preorder((*ast.Ident)(nil)) {
 		if info.Uses[c.Node().(*ast.Ident)] != obj {
 			continue
 		}
+		if verdictOf(info, fcur, c) {
+			verdict = true
+			continue
+		}
 		g, ok := guardOf(info, c)
 		if !ok {
-			return nil, false
+			return nil, false, false
 		}
 		if !seenGuard(guards, g) {
 			guards = append(guards, g)
 		}
 	}
-	return guards, len(guards) > 0
+	return guards, verdict, len(guards) > 0 || verdict
+}
+
+// verdictOf reports whether the reply at c is compared, so that the first
+// INCR and the later ones answer differently, in a bool result of a
+// return statement of the function at fcur (return n > 1; return n ==
+// 1, nil): the function answers whether the key was locked or taken.
+func verdictOf(info *types.Info, fcur inspector.Cursor, c inspector.Cursor) bool {
+	e := c.Node().(ast.Expr)
+	_, p := outOfParens(c)
+	b, ok := p.Node().(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	holder, ok := compareReply(info, b, e)
+	if !ok {
+		return false
+	}
+	cond, q := outOfParens(p)
+	if j, ok := q.Node().(*ast.BinaryExpr); ok && withErrTest(info, j, cond, holder) {
+		// return err != nil || n > 1; return err == nil && n == 1.
+		_, q = outOfParens(q)
+	}
+	if _, ok := q.Node().(*ast.ReturnStmt); !ok {
+		return false
+	}
+	for f := range q.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		return f == fcur
+	}
+	return false
 }
 
 // seenGuard reports whether gs holds g's statement already (a switch
@@ -213,13 +283,7 @@ func seenGuard(gs []incrGuard, g incrGuard) bool {
 // a switch case, or the tag of a switch.
 func guardOf(info *types.Info, c inspector.Cursor) (incrGuard, bool) {
 	e := c.Node().(ast.Expr)
-	p := c.Parent()
-	for {
-		if _, ok := p.Node().(*ast.ParenExpr); !ok {
-			break
-		}
-		p = p.Parent()
-	}
+	_, p := outOfParens(c)
 	if sw, ok := p.Node().(*ast.SwitchStmt); ok && sw.Init == nil && sw.Tag != nil && ast.Unparen(sw.Tag) == e {
 		return incrGuard{cur: p}, true
 	}
@@ -231,13 +295,14 @@ func guardOf(info *types.Info, c inspector.Cursor) (incrGuard, bool) {
 	if !ok {
 		return incrGuard{}, false
 	}
-	q := p.Parent()
-	cond := ast.Expr(b)
-	for {
-		if _, ok := q.Node().(*ast.ParenExpr); !ok {
-			break
+	cond, q := outOfParens(p)
+	if or, ok := q.Node().(*ast.BinaryExpr); ok && withErrTest(info, or, cond, holder) {
+		// err != nil || n != 1; err == nil && n == 1.
+		cond, q = outOfParens(q)
+		if n, ok := q.Node().(*ast.IfStmt); ok && n.Cond == cond {
+			return incrGuard{cur: q, holder: holder}, true
 		}
-		cond, q = q.Node().(ast.Expr), q.Parent()
+		return incrGuard{}, false
 	}
 	switch n := q.Node().(type) {
 	case *ast.IfStmt:
@@ -251,6 +316,54 @@ func guardOf(info *types.Info, c inspector.Cursor) (incrGuard, bool) {
 		}
 	}
 	return incrGuard{}, false
+}
+
+// outOfParens is the expression at c with the parentheses around it, and
+// the cursor of what holds that.
+func outOfParens(c inspector.Cursor) (ast.Expr, inspector.Cursor) {
+	e, _ := c.Node().(ast.Expr)
+	p := c.Parent()
+	for {
+		if _, ok := p.Node().(*ast.ParenExpr); !ok {
+			return e, p
+		}
+		e, p = p.Node().(ast.Expr), p.Parent()
+	}
+}
+
+// withErrTest reports whether b joins cmp, a comparison of the reply, with
+// a test of an error so that the whole holds as cmp does for this call:
+// `err != nil || cmp` where cmp holds for the later INCRs (the holder
+// goes past the if), `err == nil && cmp` where it holds for the first.
+func withErrTest(info *types.Info, b *ast.BinaryExpr, cmp ast.Expr, holder bool) bool {
+	var other ast.Expr
+	switch cmp {
+	case b.X:
+		other = b.Y
+	case b.Y:
+		other = b.X
+	default:
+		return false
+	}
+	want := token.NEQ
+	switch {
+	case b.Op == token.LOR && !holder:
+	case b.Op == token.LAND && holder:
+		want = token.EQL
+	default:
+		return false
+	}
+	t, ok := ast.Unparen(other).(*ast.BinaryExpr)
+	if !ok || t.Op != want {
+		return false
+	}
+	errType := types.Universe.Lookup("error").Type()
+	for _, side := range [][2]ast.Expr{{t.X, t.Y}, {t.Y, t.X}} {
+		if info.Types[side[1]].IsNil() && types.Identical(info.TypeOf(side[0]), errType) {
+			return true
+		}
+	}
+	return false
 }
 
 // criticalSection returns the statements a guard lets only the holder
@@ -387,4 +500,71 @@ func deletesKey(info *types.Info, body *ast.BlockStmt, n ast.Node, key ast.Expr,
 		return !found
 	})
 	return found
+}
+
+// incrVerdicts makes an acquire with no TTL of each INCR that answers for
+// a lock (incrVerdict) when the package pairs it with a release: its
+// function or its receiver's type is named like a lock, and a release
+// of the same receiver type (or a package-level one for a package-level
+// function: lockname's Releases, Unlock, Release, …) deletes a key built
+// the same way from the same parameter (keyid.Template). It runs after
+// the call walk, when every DEL is an op.
+func (b *builder) incrVerdicts() {
+	var cands []*Op
+	for _, op := range b.res.Ops {
+		if op.incrVerdict && op.Kind == Counter {
+			cands = append(cands, op)
+		}
+	}
+	if len(cands) == 0 {
+		return
+	}
+	info := b.pass.TypesInfo
+	declOf := func(f *Func) *types.Func {
+		if f == nil {
+			return nil
+		}
+		d, ok := f.Node.(*ast.FuncDecl)
+		if !ok {
+			return nil
+		}
+		fn, _ := info.Defs[d.Name].(*types.Func)
+		return fn
+	}
+	for _, op := range cands {
+		fn := declOf(op.Func)
+		if fn == nil || len(op.Keys) != 1 {
+			continue
+		}
+		recv := RecvType(fn)
+		if !lockname.LockLike(fn.Name(), true) && (recv == nil || !lockname.LockLike(recv.Name(), true)) {
+			continue
+		}
+		t, ok := op.Func.Scope().Template(op.KeyForm())
+		if !ok {
+			continue
+		}
+		for _, d := range b.res.Ops {
+			if d.Kind != Delete || len(d.Keys) != 1 || d.KeysSpread {
+				continue
+			}
+			dfn := declOf(d.Func)
+			if dfn == nil || dfn == fn || RecvType(dfn) != recv {
+				continue
+			}
+			if role, _ := lockname.Split(dfn.Name()); role != lockname.Releases {
+				continue
+			}
+			dt, ok := d.Func.Scope().Template(d.KeyForm())
+			if ok && keyid.SameTemplate(t.Form, dt.Form) && (t.Index == dt.Index || t.Name == dt.Name) {
+				op.Kind, op.NoTTL = Acquire, true
+				break
+			}
+		}
+	}
+}
+
+// counts reports whether the acquire o is an INCR: its reply is a count.
+func (o *Op) counts() bool {
+	return o.Kind == Acquire && (o.Method == "INCR" || o.Method == "Incr")
 }

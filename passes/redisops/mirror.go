@@ -542,17 +542,21 @@ func (t *mirrorType) withTTL(_ *analysis.Pass, o *Op, ttl string, unit Unit) ([]
 // wrapper's. Not a lock by itself (IsLock false).
 func (t *mirrorType) outcome(info *types.Info, o *Op) (Outcome, bool) {
 	mm := t.methods[o.Method]
-	if mm == nil || mm.cmd != "SETNX" {
+	if mm == nil || mm.cmd != "SETNX" && mm.cmd != "INCR" {
 		return Outcome{}, false
 	}
+	busy := BusyFalse
+	if mm.cmd == "INCR" {
+		busy = BusyCount
+	}
 	if mm.shape == shapeCmd {
-		return readReply(info, Outcome{Busy: BusyFalse}, o, goRedisReads, func(string) bool { return true }), true
+		return readReply(info, Outcome{Busy: busy}, o, goRedisReads, func(string) bool { return true }), true
 	}
 	sig, ok := info.TypeOf(o.Call.Fun).(*types.Signature)
 	if !ok || sig.Results().Len() != 2 {
 		return Outcome{}, false
 	}
-	return callOutcome(info, o, BusyFalse, 0, 1, 2), true
+	return callOutcome(info, o, busy, 0, 1, 2), true
 }
 
 // busyErr: a go-redis command value's nil reply is that client's
@@ -591,8 +595,13 @@ func (t *mirrorType) incr(pass *analysis.Pass, op *Op, call *ast.CallExpr) *Op {
 		return nil
 	}
 	cur, ok := cursorAt(pass, call)
-	if !ok || !incrLock(pass.TypesInfo, cur, op.Keys[0], t.incrReader(op.Method)) {
-		op.Kind = Counter // a counter's evidence, as a client's INCR (incr.go)
+	if !ok {
+		op.Kind = Counter
+		return op
+	}
+	if use := incrOf(pass.TypesInfo, cur, op.Keys[0], t.incrReader(op.Method)); use != incrLocked {
+		// A counter's evidence, as a client's INCR (incr.go).
+		op.Kind, op.incrVerdict = Counter, use == incrVerdict
 		return op
 	}
 	op.NoTTL = true

@@ -185,14 +185,17 @@ func (r redigo) op(pass *analysis.Pass, call *ast.CallExpr, _ *types.Func) *Op {
 	if !rc.named {
 		return nil // a command chosen at run time
 	}
+	verdict := false
 	if rc.name == "INCR" {
-		if lk := r.incr(pass, op, call, rc); lk != nil { // redigo_incr.go
+		var lk *Op
+		if lk, verdict = r.incr(pass, op, call, rc); lk != nil { // redigo_incr.go
 			return lk
 		}
 	}
 	if positional(info, op, rc.name, rc.args, rc.spread) == nil {
 		return nil
 	}
+	op.incrVerdict = verdict
 	op.Scope = connScope(pass, call, rc)
 	return op
 }
@@ -670,6 +673,13 @@ func (redigo) outcome(info *types.Info, o *Op) (Outcome, bool) {
 		out.Expr, out.ExprCursor = out.Accessor, rcur
 	}
 	raw := conv == ""
+	if o.Method == "INCR" {
+		if conv != "Int" && conv != "Int64" && conv != "Uint64" {
+			return out, true // not followed
+		}
+		out.Busy = BusyCount
+		return shapeRead(out, readPair), true
+	}
 	switch {
 	case set && raw:
 		out.Busy = BusyNil

@@ -14,20 +14,24 @@ import (
 // UNLINK sent by Do or Send.
 
 // incr builds the op for Do("INCR", key): an acquire with no TTL when the
-// call takes a lock, nil otherwise.
-func (redigo) incr(pass *analysis.Pass, op *Op, call *ast.CallExpr, rc *redigoCall) *Op {
+// call takes a lock, nil otherwise; verdict is set when the reply answers
+// for a lock (incrVerdict).
+func (redigo) incr(pass *analysis.Pass, op *Op, call *ast.CallExpr, rc *redigoCall) (lk *Op, verdict bool) {
 	if rc.send || rc.spread || len(rc.args) != 1 {
-		return nil
+		return nil, false
 	}
 	cur, ok := cursorAt(pass, call)
-	if !ok || !incrLock(pass.TypesInfo, cur, rc.args[0], redigoIncr) {
-		return nil
+	if !ok {
+		return nil, false
+	}
+	if use := incrOf(pass.TypesInfo, cur, rc.args[0], redigoIncr); use != incrLocked {
+		return nil, use == incrVerdict
 	}
 	op.Kind = Acquire
 	op.Keys = []ast.Expr{rc.args[0]}
 	op.NoTTL = true
 	op.Scope = connScope(pass, call, rc)
-	return op
+	return op, false
 }
 
 // redigoIncrReads are the reply helpers that turn INCR's reply into an

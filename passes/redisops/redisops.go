@@ -189,6 +189,9 @@ type Op struct {
 	ttlConst constant.Value // TTL's value when it is an integer constant
 	srcArg   ast.Expr       // the script source expression when not a constant (embed.go)
 	fwd      *redigoCall    // the command a call of a forwarder sends (mirror_forward.go)
+	// incrVerdict: a Counter whose INCR answers for a lock (incr.go),
+	// made an acquire by incrVerdicts when the package pairs it.
+	incrVerdict bool
 }
 
 // probe reports whether the acquire o is a connection probe (see Probe):
@@ -499,6 +502,7 @@ func runWith(pass *analysis.Pass, cfg *lvconfig.Config, setup func(*builder)) (a
 		b.forwardCalls() // mirror_forward.go
 	}
 	resolveScripts(pass, in, b.res)
+	b.incrVerdicts() // incr.go
 	b.summarize()
 	if b.decl != nil && b.decl.err != nil {
 		return nil, b.decl.err

@@ -48,6 +48,10 @@ const (
 	// reply that means "set", so the code can never see the lock
 	// acquired: every call comes back as an error or as busy.
 	BusyNever
+	// BusyCount: the reply is INCR's count (an INCR lock, incr.go): 1
+	// when this call took the lock, more when another holds it; a
+	// failed command reads 0 with the error set.
+	BusyCount
 )
 
 // ReadKind is how an acquire's reply is consumed where the call is made.

@@ -220,21 +220,24 @@ func (r rueidisClient) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Fun
 		if c == nil {
 			return nil
 		}
+		verdict := false
 		if c.name == "INCR" {
 			if !r.sends(fn, "Do") {
 				return nil
 			}
-			op := r.incr(pass, call, c) // rueidis_incr.go
-			if op != nil {
-				op.Recv = ast.Unparen(call.Fun).(*ast.SelectorExpr).X
-				op.Scope.InWatch = r.watched(info, body, op.Recv, call.Pos())
-				return op
+			lk, v := r.incr(pass, call, c) // rueidis_incr.go
+			if lk != nil {
+				lk.Recv = ast.Unparen(call.Fun).(*ast.SelectorExpr).X
+				lk.Scope.InWatch = r.watched(info, body, lk.Recv, call.Pos())
+				return lk
 			}
+			verdict = v
 		}
 		op := r.fromChain(info, call, c)
 		if op == nil {
 			return nil
 		}
+		op.incrVerdict = verdict
 		op.Recv = ast.Unparen(call.Fun).(*ast.SelectorExpr).X
 		op.Scope.InWatch = r.watched(info, body, op.Recv, call.Pos())
 		return op

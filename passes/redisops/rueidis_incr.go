@@ -14,17 +14,21 @@ import (
 // .ToInt64() into a variable, the release a DEL or UNLINK sent by Do.
 
 // incr builds the op for the Do call of an INCR chain c: an acquire with
-// no TTL when the call takes a lock, nil otherwise.
-func (r rueidisClient) incr(pass *analysis.Pass, call *ast.CallExpr, c *rcmd) *Op {
+// no TTL when the call takes a lock, nil otherwise; verdict is set when
+// the reply answers for a lock (incrVerdict).
+func (r rueidisClient) incr(pass *analysis.Pass, call *ast.CallExpr, c *rcmd) (op *Op, verdict bool) {
 	key := c.arg("Key")
 	if key == nil {
-		return nil
+		return nil, false
 	}
 	cur, ok := cursorAt(pass, call)
-	if !ok || !incrLock(pass.TypesInfo, cur, key, r.incrReader()) {
-		return nil
+	if !ok {
+		return nil, false
 	}
-	return &Op{Kind: Acquire, Call: call, Client: r.name, Method: "INCR", Keys: []ast.Expr{key}, NoTTL: true}
+	if use := incrOf(pass.TypesInfo, cur, key, r.incrReader()); use != incrLocked {
+		return nil, use == incrVerdict
+	}
+	return &Op{Kind: Acquire, Call: call, Client: r.name, Method: "INCR", Keys: []ast.Expr{key}, NoTTL: true}, false
 }
 
 // incrReader reads the client's INCR reply: .AsInt64() or .ToInt64() of

@@ -524,7 +524,9 @@ func (s *summarizer) operands(sum *Summary, fn *types.Func, decl *ast.FuncDecl, 
 	}
 	if sum.Kind == lvconfig.AcquireFunc {
 		// A queued acquire's reply is read after the batch is sent.
-		sum.Returns = !sum.Queued && !sum.Scoped && returnsOutcome(info, decl, main)
+		// An INCR lock's answer may say busy (IsLocked) as well as
+		// acquired: its callers' reads are not followed.
+		sum.Returns = !sum.Queued && !sum.Scoped && !main.counts() && returnsOutcome(info, decl, main)
 		if sum.Returns && main.Via == nil {
 			sum.Busy = passedBusy(info, fn, decl, main)
 		}

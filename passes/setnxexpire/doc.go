@@ -9,7 +9,9 @@
 // the lock is never released and every later caller waits forever. INCR used
 // as a lock (only the caller whose reply is 1 goes on, however the reply is
 // compared: == 1, != 1, > 1, >= 2, a switch; and that caller deletes the
-// key) is the same acquire with no TTL. A key
+// key, or a function named like a lock returns the comparison, IsLocked's
+// return n > 1, and its Unlock deletes the key) is the same acquire with no
+// TTL. A key
 // that is not a lock (a rate-limit window, a mark written once) is kept
 // forever the same way; when nothing in the code says the key is a lock (a
 // release of it, a lock-like name, a declared lock wrapper), the finding

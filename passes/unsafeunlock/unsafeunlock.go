@@ -172,6 +172,9 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 				break
 			}
 		}
+		if lk != nil && lk.Evidence != lockid.SameFunc && !expires(pass, lk.Acquire) {
+			lk = expiringAcquire(pass, locks, d, key, lk)
+		}
 		if lk == nil || guard.OwnerCompare(pass.TypesInfo, d) != nil || !expires(pass, lk.Acquire) {
 			continue
 		}
@@ -316,6 +319,23 @@ func expires(pass *analysis.Pass, a *redisops.Op) bool {
 		}
 	}
 	return false
+}
+
+// expiringAcquire is, for d's release of key in another function than the
+// acquire of lk, which sets no TTL, another acquire of the key in the
+// package whose lock can expire (IsLocked with no TTL, IsLockedTTL with
+// an EXPIRE, one Unlock for both), with its evidence; lk when there is
+// none.
+func expiringAcquire(pass *analysis.Pass, locks *lockid.Locks, d *redisops.Op, key ast.Expr, lk *lockid.Lock) *lockid.Lock {
+	for _, a := range locks.Acquires() {
+		if a == lk.Acquire || a.Func == nil || a.Func == d.Func || !expires(pass, a) {
+			continue
+		}
+		if ev, call := locks.Match(a, d, key); ev != 0 && ev != lockid.SameFunc {
+			return &lockid.Lock{Acquire: a, Evidence: ev, Call: call}
+		}
+	}
+	return lk
 }
 
 // afterFailedAcquire reports whether d, in a's function, runs only when

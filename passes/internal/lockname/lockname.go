@@ -112,6 +112,10 @@ func Split(name string) (Role, string) {
 	}
 	role := NoRole
 	switch {
+	case len(ws) == 2 && ws[0] == "is" && ws[1] == "locked":
+		// IsLocked, when it takes the lock it asks about (an INCR or a
+		// SET NX whose reply it returns), is the acquire half.
+		ws, role = nil, Acquires
 	case len(ws) > 0 && (ws[0] == "with" || ws[0] == "run"):
 		// WithLock, RunLocked: take and release around a callback.
 	case has("unlock", "release", "free"), has("del", "delete", "remove", "clear", "drop") && has("lock"):

@@ -84,6 +84,9 @@ func TestCounterparts(t *testing.T) {
 		{"Block", "Unblock", false},
 		{"WithLock", "Release", false}, // takes and releases around a callback
 		{"RunLocked", "Unlock", false},
+		{"IsLocked", "Unlock", true}, // an IsLocked that takes the lock it asks about
+		{"IsLockedTTL", "Unlock", false},
+		{"HasBeenLocked", "Unlock", false},
 	} {
 		if got := Counterparts(tc.acquire, tc.other); got != tc.want {
 			t.Errorf("Counterparts(%q, %q) = %v, want %v", tc.acquire, tc.other, got, tc.want)
