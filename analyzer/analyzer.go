@@ -15,6 +15,7 @@ import (
 	"github.com/lockvet/lockvet/internal/rules"
 	"github.com/lockvet/lockvet/passes/acquireresult"
 	"github.com/lockvet/lockvet/passes/checkthendel"
+	"github.com/lockvet/lockvet/passes/checkthenset"
 	"github.com/lockvet/lockvet/passes/constvalue"
 	"github.com/lockvet/lockvet/passes/inventory"
 	"github.com/lockvet/lockvet/passes/noexpire"
@@ -45,6 +46,7 @@ var registry = []Check{
 	{ttlunit.Rule, ttlunit.New},
 	{acquireresult.Rule, acquireresult.New},
 	{outlive.Rule, outlive.New},
+	{checkthenset.Rule, checkthenset.New},
 	{unsafeunlock.Rule, unsafeunlock.New},
 	{checkthendel.Rule, checkthendel.New},
 	{unsaferenew.Rule, unsaferenew.New},

@@ -48,6 +48,7 @@ var clients = []client{
 	{Name: "declared wrappers", NA: map[string]string{
 		"LV102": "a declared wrapper is one call that does its own round trips; it cannot be queued in a MULTI or a pipeline, and there is no declaration for a queued one",
 		"LV202": "there is no declaration for a read of the lock's value (get-funcs), so a GET-compare-delete through a wrapper cannot be seen; the wrapper's own body is analysed with its client",
+		"LV107": "there is no declaration for a read of the key or a plain write, so a check-then-set through wrappers cannot be seen; the wrapper's own body is analysed with its client",
 	}},
 	// A project's own interfaces, wrapper types and forwarders of Do
 	// (redisops/mirror.go): the in-house package of the testdata.
@@ -61,11 +62,13 @@ var clients = []client{
 		"LV202": "their Unlock is owner-checked (compare-and-delete script)",
 		"LV203": "their Extend/Refresh is owner-checked",
 		"LV204": "they write a random token of their own",
+		"LV107": "they take their locks in one command (SET NX or a script) themselves",
 	}},
 	{Name: "rueidiscompat", Paths: []string{"github.com/redis/rueidis/rueidiscompat"}},
 	{Name: "redigo", Paths: []string{"github.com/gomodule/redigo/redis"}},
 	{Name: "gomemcache", Paths: []string{"github.com/bradfitz/gomemcache/memcache"}, NA: map[string]string{
 		"LV102": "memcached has no MULTI/EXEC and gomemcache no pipeline: every command is its own round trip, which is LV101",
+		"LV107": "not read yet: a Get, then a Set when it returned ErrCacheMiss, races the same way (memcached's Add is the one-step claim), but LV107 does not follow gomemcache's replies",
 	}},
 	{Name: "rueidis", Paths: []string{"github.com/redis/rueidis"}},
 	{Name: "go-redis v9", Paths: []string{"github.com/redis/go-redis/v9"}},

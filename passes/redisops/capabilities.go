@@ -33,6 +33,8 @@ import (
 //	replier       Op.Reply (LV202)             x       x      x       x
 //	valueReader   Op.ReplyValue (LV202)                               x
 //	releaser      Op.Releases (LV201, LV202)   x       x      x
+//	absentReader  Op.AbsenceTest (LV107)       x       x      x
+//	claimer       Op.Claim (LV107 fixes)       x
 //	scriptRunner  Op.Renew (LV203)             x       x      x
 //	ctorArger     Op.Renew                             x
 //	ttlArger      Op.Renew                             x      x
