@@ -74,6 +74,7 @@ var wantFindings = map[string][]string{
 	"constvalue":    {"LV204 WithLock", "LV201 WithLock"},
 	"constpair":     {"LV204 lock", "LV201 unlock"},
 	"checkthendel":  {"LV202 Mutex.Unlock"},
+	"checkthenset":  {"LV107 Mutex.TryLock"},
 	"unsaferenew":   {"LV203 Mutex.Refresh"},
 	"ttlunit":       {"LV104 AcquireUntyped (no fix)", "LV104 AcquireSeconds", "LV104 Extend"},
 	"acquireresult": {"LV105 TryAcquire"},

@@ -18,6 +18,7 @@ import (
 	bugacq "github.com/lockvet/lockvet/proof/internal/buggy/acquireresult"
 	bugctd "github.com/lockvet/lockvet/proof/internal/buggy/checkthendel"
 	bugpair "github.com/lockvet/lockvet/proof/internal/buggy/constpair"
+	bugcts "github.com/lockvet/lockvet/proof/internal/buggy/checkthenset"
 	bugconst "github.com/lockvet/lockvet/proof/internal/buggy/constvalue"
 	bugsetnx "github.com/lockvet/lockvet/proof/internal/buggy/setnxexpire"
 	bugttl "github.com/lockvet/lockvet/proof/internal/buggy/ttlunit"
@@ -27,6 +28,7 @@ import (
 	fixacq "github.com/lockvet/lockvet/proof/internal/fixed/acquireresult"
 	fixctd "github.com/lockvet/lockvet/proof/internal/fixed/checkthendel"
 	fixpair "github.com/lockvet/lockvet/proof/internal/fixed/constpair"
+	fixcts "github.com/lockvet/lockvet/proof/internal/fixed/checkthenset"
 	fixconst "github.com/lockvet/lockvet/proof/internal/fixed/constvalue"
 	fixsetnx "github.com/lockvet/lockvet/proof/internal/fixed/setnxexpire"
 	fixttl "github.com/lockvet/lockvet/proof/internal/fixed/ttlunit"
@@ -408,6 +410,59 @@ func TestProofCheckThenDel(t *testing.T) {
 		record(t, "3b", be.name,
 			"A's GET sees its token, the pause lets B take the lock, A's DEL deletes B's lock",
 			"the compare and the delete are one script: after the same pause it deletes nothing; B's lock survives")
+	})
+}
+
+// --- 3e. check-then-set acquire (LV107) ---
+
+// TestProofCheckThenSet: A's first command on the key is answered, then,
+// before A goes on, B runs its whole TryLock. The buggy TryLock's first
+// command is the GET: it found nothing, B takes the lock, and A's plain
+// SET overwrites B's: both report the lock taken. The fixed TryLock's
+// first command is the SET NX itself: A holds the lock before B tries,
+// and B is refused.
+func TestProofCheckThenSet(t *testing.T) {
+	t.Parallel()
+	eachRedis(t, func(t *testing.T, be backend) {
+		ctx, rdb := context.Background(), be.v9(t)
+		type result struct{ a, b bool }
+		var got [2]result
+		for i, key := range []string{"lock:proof3e:buggy", "lock:proof3e:fixed"} {
+			var once sync.Once
+			var bTry func() (bool, error)
+			var bGot bool
+			pause := hook{key: key, after: func(context.Context, redis.Cmder) {
+				once.Do(func() { bGot = must(bTry())(t) })
+			}}
+			rdbA := be.v9(t, pause)
+			var aTry func(context.Context) (bool, error)
+			if i == 0 {
+				a, b := &bugcts.Mutex{RDB: rdbA, Key: key, Token: "A", TTL: longTTL}, &bugcts.Mutex{RDB: rdb, Key: key, Token: "B", TTL: longTTL}
+				aTry, bTry = a.TryLock, func() (bool, error) { return b.TryLock(ctx) }
+			} else {
+				a, b := &fixcts.Mutex{RDB: rdbA, Key: key, Token: "A", TTL: longTTL}, &fixcts.Mutex{RDB: rdb, Key: key, Token: "B", TTL: longTTL}
+				aTry, bTry = a.TryLock, func() (bool, error) { return b.TryLock(ctx) }
+			}
+			aGot := must(aTry(ctx))(t)
+			fired := false
+			once.Do(func() { fired = true })
+			if fired {
+				t.Fatal("TryLock sent no command on the key; the pause never ran")
+			}
+			got[i] = result{aGot, bGot}
+			if v := get(t, rdb, key); i == 1 && v != "A" {
+				t.Errorf("fixed: key now %q; want A's lock", v)
+			}
+		}
+		if got[0] != (result{true, true}) {
+			t.Errorf("buggy: A took it %v, B took it %v; want both (two holders)", got[0].a, got[0].b)
+		}
+		if got[1] != (result{true, false}) {
+			t.Errorf("fixed: A took it %v, B took it %v; want A only", got[1].a, got[1].b)
+		}
+		record(t, "3e", be.name,
+			"A's GET finds the key missing, B takes the lock in the pause, A's SET overwrites it: both TryLocks report the lock taken",
+			"A's first command is the SET NX: A takes the lock, B's TryLock in the same pause is refused; one holder")
 	})
 }
 
