@@ -28,7 +28,8 @@ package checkthenset
 //     through while another branch leaves. A write queued in MULTI/EXEC
 //     inside WATCH (an optimistic transaction) is correct and silent; one
 //     queued in a plain pipeline inside WATCH (go-redis Tx.Pipelined) is
-//     not guarded by the WATCH and is reported.
+//     not guarded by the WATCH and is reported, with the client's advice to
+//     queue it in the transaction (the lease then stays correct as it is).
 //   - The fix (go-redis) is offered only for the plain shapes: the GET's
 //     error read in a statement of its own (err := rdb.Get(…).Err(), _,
 //     err := …Result()) or in place in the test, the write a statement the
@@ -85,7 +86,10 @@ value and TTL, turns the tests of the GET's reply into tests of the
 outcome (missing becomes acquired, found becomes busy, an error stays an
 error) and deletes the SET. It is offered when the GET's reply is read in
 a statement of its own or in place in the test and the SET carries a TTL;
-with no TTL, choose one (LV103).`,
+with no TTL, choose one (LV103). A lease read inside WATCH and written in
+a plain pipeline (go-redis Tx.Pipelined) is fixed by queuing the write in
+MULTI/EXEC instead (TxPipelined): EXEC then fails when another process
+wrote the key after the WATCH.`,
 	Bad: `if err := rdb.Get(ctx, key).Err(); err != redis.Nil {
 	return false, err // held (err == nil) or failed
 }
@@ -292,10 +296,11 @@ func onError(info *types.Info, d, w *redisops.Op) bool {
 
 func reportClaim(pass *analysis.Pass, r *report.Reporter, f *redisops.Func, g, w *redisops.Op) {
 	key := fixes.Text(pass.Fset, w.Key())
-	msg := fmt.Sprintf("%s of %s after a GET found it missing: two processes can both find it missing and both take the lock; claim it with one SET NX with the TTL", w.Method, key)
-	if w.Scope.InWatch && w.Scope.Kind == redisops.Pipeline {
-		msg += " (this pipeline is not the WATCH's transaction)"
+	how := "claim it with one SET NX with the TTL"
+	if s := w.Advice(redisops.AdviseInTx); s != "" {
+		how = s // queued in a pipeline inside WATCH: the transaction is the fix
 	}
+	msg := fmt.Sprintf("%s of %s after a GET found it missing: two processes can both find it missing and both take the lock; %s", w.Method, key, how)
 	d := analysis.Diagnostic{
 		Pos:     w.Call.Pos(),
 		End:     w.Call.End(),

@@ -28,7 +28,10 @@
 // outcome (missing becomes acquired, found becomes busy, an error stays an
 // error) and deletes the SET. It is offered when the GET's reply is read in
 // a statement of its own or in place in the test and the SET carries a TTL;
-// with no TTL, choose one (LV103).
+// with no TTL, choose one (LV103). A lease read inside WATCH and written in
+// a plain pipeline (go-redis Tx.Pipelined) is fixed by queuing the write in
+// MULTI/EXEC instead (TxPipelined): EXEC then fails when another process
+// wrote the key after the WATCH.
 //
 // Reported:
 //

@@ -84,7 +84,7 @@ func Lease(ctx context.Context, rdb *redis.Client, name, id string, ttl time.Dur
 			return nil
 		}
 		_, err = tx.Pipelined(ctx, func(p redis.Pipeliner) error {
-			p.Set(ctx, key, id, ttl) // want `Set of key after a GET found it missing: .* \(this pipeline is not the WATCH's transaction\)`
+			p.Set(ctx, key, id, ttl) // want `Set of key after a GET found it missing: .*; Pipelined inside Watch bypasses MULTI/EXEC and the WATCH; use TxPipelined`
 			return nil
 		})
 		if err != nil {
