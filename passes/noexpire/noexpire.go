@@ -85,12 +85,23 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		if !rel.Checked {
 			related.Message += ", without an owner check"
 		}
+		how, advice := "with no TTL", a.Advice(redisops.AdviseTTL)
+		rels := []analysis.RelatedInformation{related}
+		if a.TTLField != nil {
+			// SetNX(ctx, m.key, v, m.ttl) with m.ttl never set: a TTL of 0.
+			advice = "set it where the lock is made"
+			how = fmt.Sprintf("with TTL field %s never set (0)", a.TTLField.Name())
+			if a.TTLZeroAt != nil {
+				how = fmt.Sprintf("with TTL field %s only set to 0", a.TTLField.Name())
+				rels = append(rels, analysis.RelatedInformation{Pos: a.TTLZeroAt.Pos(), End: a.TTLZeroAt.End(), Message: "TTL set to 0 here"})
+			}
+		}
 		r.Report(analysis.Diagnostic{
 			Pos: a.Call.Pos(),
 			End: a.Call.End(),
-			Message: fmt.Sprintf("lock %s is acquired by %s with no TTL and nothing expires it: a dead holder keeps it forever; %s%s",
-				fixes.Text(pass.Fset, a.Key()), a.Method, a.Advice(redisops.AdviseTTL), ownerCheck(pass, a, rel)),
-			Related: []analysis.RelatedInformation{related},
+			Message: fmt.Sprintf("lock %s is acquired by %s %s and nothing expires it: a dead holder keeps it forever; %s%s",
+				fixes.Text(pass.Fset, a.Key()), a.Method, how, advice, ownerCheck(pass, a, rel)),
+			Related: rels,
 		})
 	}
 }

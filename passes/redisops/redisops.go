@@ -153,6 +153,12 @@ type Op struct {
 	// its Px): a positive TTL below TTLTrunc goes out as 0. Zero when the
 	// client rounds up or passes the duration on as is.
 	TTLTrunc time.Duration
+	// TTLField is set on an acquire whose TTL is an unexported field of
+	// the package (l.ttl) that nothing sets to other than 0 (NoTTL is
+	// set with it: zerottl.go); TTLZeroAt is where it is set to 0 (a
+	// constructor's composite literal element), nil when never set.
+	TTLField  *types.Var
+	TTLZeroAt ast.Node
 	// Overwrites is set on a Write that replaces the value whatever the
 	// key holds: SET with no NX, XX, GET or compare word, SETEX, PSETEX,
 	// go-redis Set, SetEx and SetArgs with no Mode and no Get.
@@ -503,6 +509,7 @@ func runWith(pass *analysis.Pass, cfg *lvconfig.Config, setup func(*builder)) (a
 	}
 	resolveScripts(pass, in, b.res)
 	b.incrVerdicts() // incr.go
+	zeroFieldTTLs(pass, in, b.res) // zerottl.go
 	b.summarize()
 	if b.decl != nil && b.decl.err != nil {
 		return nil, b.decl.err

@@ -235,6 +235,9 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 	if lk.Evidence == lockid.ViaHelper {
 		related = append(related, analysis.RelatedInformation{Pos: lk.Call.Pos(), End: lk.Call.End(), Message: "the lock key is passed here"})
 	}
+	if lk.Evidence == lockid.Stored && lk.Store != nil {
+		related = append(related, analysis.RelatedInformation{Pos: lk.Store.Pos(), End: lk.Store.End(), Message: "the lock key is stored here"})
+	}
 	acquired := "lock acquired here"
 	if a.Via != nil {
 		acquired += fmt.Sprintf(", by %s (%s at %s)", a.Via.Name, a.Via.Method, a.Via.Where)
@@ -271,6 +274,11 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 		} else if lk.Evidence == lockid.ViaHelper && a.Via != nil && len(diag.SuggestedFixes) == 0 {
 			if rel := funcName(d); rel != "" {
 				how = fmt.Sprintf("%s has no token: pass it the one %s set", rel, a.Via.Name)
+			}
+		} else if lk.Evidence == lockid.Stored && len(diag.SuggestedFixes) == 0 {
+			// The lock value holds the key, not the token.
+			if rel, acq := funcName(d), funcName(a); rel != "" && acq != "" {
+				how = fmt.Sprintf("%s has no token: have %s store it with the key", rel, acq)
 			}
 		} else if (lk.Evidence == lockid.Counterpart || lk.Evidence == lockid.SameShape) && len(diag.SuggestedFixes) == 0 && valueParam(pass, a) {
 			// A release helper with no token at hand: say what to change.

@@ -208,3 +208,16 @@ func (p Part) write(b *strings.Builder, recv string) {
 		b.WriteString("." + f)
 	}
 }
+
+// Field is the field f selects, when f is one variable with fields
+// selected from it (l.key, s.opts.Name): the last field of its path.
+func (f Form) Field() (*types.Var, bool) {
+	if len(f.Parts) != 1 {
+		return nil, false
+	}
+	p := &f.Parts[0]
+	if !p.IsVar() || len(p.Path) == 0 || p.field == nil {
+		return nil, false
+	}
+	return p.field.Origin(), true
+}

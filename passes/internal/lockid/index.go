@@ -170,6 +170,7 @@ func (l *Locks) Candidates(a *redisops.Op) []*redisops.Op {
 		idx = append(idx, x.opsByShape[k]...)
 	}
 	idx = append(idx, l.counterpartOps(a)...)
+	idx = append(idx, l.storedOps(a)...)
 	after := a.Call.End()
 	calls := l.sameCalls()
 	c := sort.Search(len(calls), func(i int) bool { return calls[i].pos > after })

@@ -52,7 +52,12 @@ func TestIndexSameAnswers(t *testing.T) {
 			locks := lockid.New(pass, res)
 			for _, a := range locks.Acquires() {
 				got, want := locks.Releases(a), plainReleases(locks, res, a)
-				if !slices.EqualFunc(got, want, func(x, y lockid.Release) bool { return x == y }) {
+				// The plain scan does not say where a Stored key is stored.
+				same := func(x, y lockid.Release) bool {
+					x.Store = nil
+					return x == y
+				}
+				if !slices.EqualFunc(got, want, same) {
 					errorf("Releases(%s): indexed %d, plain %d", pass.Fset.Position(a.Call.Pos()), len(got), len(want))
 				}
 				checked++
@@ -63,7 +68,7 @@ func TestIndexSameAnswers(t *testing.T) {
 					switch {
 					case want != nil && (got == nil || got.Acquire != want.Acquire || got.Evidence != want.Evidence):
 						errorf("Of(%s): indexed %+v, plain %+v", pass.Fset.Position(op.Call.Pos()), got, want)
-					case want == nil && got != nil && got.Evidence != lockid.ViaHelper && got.Evidence != lockid.Counterpart:
+					case want == nil && got != nil && got.Evidence != lockid.ViaHelper && got.Evidence != lockid.Counterpart && got.Evidence != lockid.Stored:
 						errorf("Of(%s): indexed %+v, plain nil", pass.Fset.Position(op.Call.Pos()), got)
 					}
 					checked++

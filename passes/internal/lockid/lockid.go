@@ -14,7 +14,10 @@
 //     (defer release(ctx, rdb, key) after acquiring key);
 //   - the key is built from a parameter of a release or renew helper the
 //     same way a counterpart acquire helper builds its key from its own
-//     parameter (Lock/Unlock, Acquire/Release: counterpart.go).
+//     parameter (Lock/Unlock, Acquire/Release: counterpart.go);
+//   - the key is a field that the acquiring function stores the acquired
+//     key in, and nothing else is stored in it (a lock value returned
+//     to the caller, released through its method: holder.go).
 //
 // When none holds, the key is not a lock key and checks stay silent.
 //
@@ -53,6 +56,10 @@ const (
 	// function acquires (Lock/Unlock, Acquire/Release, …), both building
 	// the key the same way from a parameter (counterpart.go).
 	Counterpart
+	// Stored: op's key is a field that the acquiring function stores the
+	// acquired key in (return &redisLock{key: key}), and every store of
+	// the field in the package is such a key (holder.go).
+	Stored
 )
 
 // Lock is the evidence that a key is a lock key.
@@ -61,6 +68,11 @@ type Lock struct {
 	Evidence Evidence
 	// Call is, for ViaHelper, the call of the helper that passes the key.
 	Call *ast.CallExpr
+	// Field and Store are, for Stored, the field that holds the lock's
+	// key and where the acquiring function stores it (a composite
+	// literal's element or an assignment).
+	Field *types.Var
+	Store ast.Node
 }
 
 // Locks answers lock-key questions for one package. It is shared by the
@@ -83,6 +95,9 @@ type Locks struct {
 
 	rolesMu sync.Mutex
 	roles   map[*redisops.Op]Role // Role's answers
+
+	holdOnce sync.Once
+	hold     *holders // fields that hold acquired keys (holder.go)
 }
 
 type locksKey struct{}
@@ -122,7 +137,10 @@ func (l *Locks) Of(op *redisops.Op, key ast.Expr) *Lock {
 	if lk := l.counterpartOf(op, key); lk != nil {
 		return lk
 	}
-	return l.viaHelper(op, key)
+	if lk := l.viaHelper(op, key); lk != nil {
+		return lk
+	}
+	return l.stored(op, key)
 }
 
 // sameFunc finds an acquire of key earlier in op's function or in a

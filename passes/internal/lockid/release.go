@@ -26,6 +26,9 @@ type Release struct {
 	// Call is, for ViaHelper, the call in the acquiring function of the
 	// helper that holds Op.
 	Call *ast.CallExpr
+	// Store is, for Stored, where a's function stores the key in the
+	// field Op uses.
+	Store ast.Node
 	// Checked is set for a script that deletes the key only when it still
 	// holds the owner's token (compare-and-delete).
 	Checked bool
@@ -40,7 +43,9 @@ type Release struct {
 //   - ViaHelper: key is a parameter of op's function declaration, and a's
 //     function calls it after a, passing a's key (call is that call);
 //   - Counterpart: op's function is a release or renew counterpart of a's
-//     (Lock/Unlock, …) and builds key from a parameter as a's does.
+//     (Lock/Unlock, …) and builds key from a parameter as a's does;
+//   - Stored: key is a field that a's function stores a's key in
+//     (holder.go).
 //
 // It returns 0 when key is not a's key.
 func (l *Locks) Match(a, op *redisops.Op, key ast.Expr) (Evidence, *ast.CallExpr) {
@@ -61,6 +66,9 @@ func (l *Locks) Match(a, op *redisops.Op, key ast.Expr) (Evidence, *ast.CallExpr
 	}
 	if call := l.helperCall(a, op, key); call != nil {
 		return ViaHelper, call
+	}
+	if l.storedIn(a, op, key) != nil {
+		return Stored, nil
 	}
 	return 0, nil
 }
@@ -105,7 +113,11 @@ func (l *Locks) Releases(a *redisops.Op) []Release {
 			if ev == 0 || ev == SameFunc && !After(a, d) {
 				continue
 			}
-			rels = append(rels, Release{Op: d, Key: k, Evidence: ev, Call: call, Checked: checked})
+			rel := Release{Op: d, Key: k, Evidence: ev, Call: call, Checked: checked}
+			if ev == Stored {
+				rel.Store = l.storedIn(a, d, k)
+			}
+			rels = append(rels, rel)
 			break
 		}
 	}

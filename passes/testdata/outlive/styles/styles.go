@@ -88,6 +88,10 @@ type Locker struct {
 	ttl   time.Duration
 }
 
+func NewLocker(rdb *redis.Client, key, token string, ttl time.Duration) *Locker {
+	return &Locker{rdb: rdb, key: key, token: token, ttl: ttl}
+}
+
 // The lock type's own TTL field bounds the work, and the work gets it
 // twice over.
 func (l *Locker) Run(ctx context.Context, fn func(context.Context) error) error {
