@@ -508,7 +508,7 @@ func runWith(pass *analysis.Pass, cfg *lvconfig.Config, setup func(*builder)) (a
 		b.forwardCalls() // mirror_forward.go
 	}
 	resolveScripts(pass, in, b.res)
-	b.incrVerdicts() // incr.go
+	b.incrVerdicts()               // incr.go
 	zeroFieldTTLs(pass, in, b.res) // zerottl.go
 	b.summarize()
 	if b.decl != nil && b.decl.err != nil {
