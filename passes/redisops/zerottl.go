@@ -9,6 +9,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/lockvet/lockvet/passes/internal/astx"
 )
 
 // A lock type keeps its TTL in a field, set by its constructor:
@@ -58,48 +60,7 @@ func zeroFieldTTLs(pass *analysis.Pass, in *inspector.Inspector, res *Result) {
 			zeroAt[f] = at
 		}
 	}
-	for n := range in.PreorderSeq((*ast.CompositeLit)(nil), (*ast.AssignStmt)(nil), (*ast.IncDecStmt)(nil), (*ast.UnaryExpr)(nil)) {
-		switch n := n.(type) {
-		case *ast.CompositeLit:
-			t := info.TypeOf(n)
-			if t == nil {
-				continue
-			}
-			st, ok := t.Underlying().(*types.Struct)
-			if !ok {
-				continue
-			}
-			for i, el := range n.Elts {
-				if kv, ok := el.(*ast.KeyValueExpr); ok {
-					if id, ok := kv.Key.(*ast.Ident); ok {
-						if f, ok := info.Uses[id].(*types.Var); ok && f.IsField() {
-							write(f.Origin(), kv.Value, kv)
-						}
-					}
-				} else if i < st.NumFields() {
-					write(st.Field(i).Origin(), el, el)
-				}
-			}
-		case *ast.AssignStmt:
-			for i, lhs := range n.Lhs {
-				if f := selectedField(info, lhs); f != nil {
-					var v ast.Expr
-					if n.Tok == token.ASSIGN && len(n.Lhs) == len(n.Rhs) {
-						v = n.Rhs[i]
-					}
-					write(f, v, n)
-				}
-			}
-		case *ast.IncDecStmt:
-			if f := selectedField(info, n.X); f != nil {
-				write(f, nil, n)
-			}
-		case *ast.UnaryExpr:
-			if f := selectedField(info, n.X); n.Op == token.AND && f != nil {
-				write(f, nil, n)
-			}
-		}
-	}
+	astx.FieldWrites(info, in, write)
 	for _, op := range todo {
 		if f := ttlField(info, pass.Pkg, op.TTL); !nonZero[f] {
 			op.NoTTL, op.TTLField, op.TTLZeroAt = true, f, zeroAt[f]
@@ -134,28 +95,11 @@ func ttlField(info *types.Info, pkg *types.Package, e ast.Expr) *types.Var {
 			return ttlField(info, pkg, x.Args[0])
 		}
 	case *ast.SelectorExpr:
-		if f := selectedField(info, x); f != nil && !f.Exported() && f.Pkg() == pkg {
+		if f := astx.FieldOf(info, x); f != nil && !f.Exported() && f.Pkg() == pkg {
 			return f
 		}
 	}
 	return nil
-}
-
-// selectedField is the field e selects (x.ttl), or nil.
-func selectedField(info *types.Info, e ast.Expr) *types.Var {
-	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	s, ok := info.Selections[sel]
-	if !ok || s.Kind() != types.FieldVal {
-		return nil
-	}
-	f, _ := s.Obj().(*types.Var)
-	if f == nil {
-		return nil
-	}
-	return f.Origin()
 }
 
 // isZero reports whether e is a numeric constant 0.

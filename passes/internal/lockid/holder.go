@@ -2,10 +2,10 @@ package lockid
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 	"slices"
 
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
@@ -77,46 +77,13 @@ func (l *Locks) buildHolders() {
 		}
 		bad[f] = true
 	}
-	for n := range l.res.Inspector.PreorderSeq((*ast.CompositeLit)(nil), (*ast.AssignStmt)(nil), (*ast.IncDecStmt)(nil), (*ast.UnaryExpr)(nil)) {
-		switch n := n.(type) {
-		case *ast.CompositeLit:
-			st, ok := typeOfLit(info, n)
-			if !ok {
-				continue
-			}
-			for i, el := range n.Elts {
-				if kv, ok := el.(*ast.KeyValueExpr); ok {
-					if id, ok := kv.Key.(*ast.Ident); ok {
-						if f, ok := info.Uses[id].(*types.Var); ok && f.IsField() {
-							store(f.Origin(), kv.Value, kv)
-						}
-					}
-				} else if i < st.NumFields() {
-					store(st.Field(i).Origin(), el, el)
-				}
-			}
-		case *ast.AssignStmt:
-			for i, lhs := range n.Lhs {
-				f := fieldOf(info, lhs)
-				if f == nil {
-					continue
-				}
-				if n.Tok == token.ASSIGN && len(n.Lhs) == len(n.Rhs) {
-					store(f, n.Rhs[i], n)
-				} else {
-					bad[f] = true
-				}
-			}
-		case *ast.IncDecStmt:
-			if f := fieldOf(info, n.X); f != nil {
-				bad[f] = true
-			}
-		case *ast.UnaryExpr:
-			if f := fieldOf(info, n.X); n.Op == token.AND && f != nil {
-				bad[f] = true
-			}
+	astx.FieldWrites(info, l.res.Inspector, func(f *types.Var, value ast.Expr, at ast.Node) {
+		if value == nil {
+			bad[f] = true
+		} else {
+			store(f, value, at)
 		}
-	}
+	})
 	for f := range bad {
 		delete(h.byField, f)
 	}
@@ -149,36 +116,6 @@ func (l *Locks) acquiredBefore(value ast.Expr, at ast.Node) *redisops.Op {
 
 func containsNode(outer, inner ast.Node) bool {
 	return outer.Pos() <= inner.Pos() && inner.End() <= outer.End()
-}
-
-// typeOfLit is the struct type of a composite literal.
-func typeOfLit(info *types.Info, lit *ast.CompositeLit) (*types.Struct, bool) {
-	t := info.TypeOf(lit)
-	if t == nil {
-		return nil, false
-	}
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	return st, ok
-}
-
-// fieldOf is the field e selects (x.key), or nil.
-func fieldOf(info *types.Info, e ast.Expr) *types.Var {
-	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	s, ok := info.Selections[sel]
-	if !ok || s.Kind() != types.FieldVal {
-		return nil
-	}
-	f, _ := s.Obj().(*types.Var)
-	if f == nil {
-		return nil
-	}
-	return f.Origin()
 }
 
 // stored finds, for key used by op that is a field, the acquire whose key
