@@ -132,6 +132,9 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 			reportVia(pass, locks, r, d)
 			continue
 		}
+		if lk := locks.Of(d, d.Key()); lk != nil && guard.Retried(info, d, lk.Acquire) {
+			continue // retried until it deletes something: LV201's finding
+		}
 		c := guard.OwnerCompare(info, d)
 		if c == nil {
 			reportHelper(pass, res, locks, r, d)

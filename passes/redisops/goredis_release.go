@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/internal/lua"
@@ -20,7 +21,18 @@ import (
 // compare-and-delete script, run with the client's Script type.
 
 func (goRedis) reply(info *types.Info, o *Op) (ast.Expr, *types.Var) {
-	sel, acc, ok := accessor(o.Cursor)
+	if _, _, ok := accessor(o.Cursor); ok {
+		return replyAt(info, o.Cursor)
+	}
+	return cmdVarReply(info, o)
+}
+
+// replyAt reads the reply of the command value cur yields, where an
+// accessor is called on it in place: .Val() (in place or into a
+// variable), or a pair's first value (v, err := ….Result(), or a typed
+// reader of a string reply: .Int64(), .Bytes(), …).
+func replyAt(info *types.Info, cur inspector.Cursor) (ast.Expr, *types.Var) {
+	sel, acc, ok := accessor(cur)
 	if !ok {
 		return nil, nil
 	}
@@ -31,10 +43,50 @@ func (goRedis) reply(info *types.Info, o *Op) (ast.Expr, *types.Var) {
 			return nil, v
 		}
 		return acc.Node().(*ast.CallExpr), nil
-	case "Result", "Text": // Text: a *Cmd's reply (rdb.Do(ctx, "get", key)) as a string
+	case "Result", "Text", // Text: a *Cmd's reply (rdb.Do(ctx, "get", key)) as a string
+		"Int", "Int64", "Uint64", "Float32", "Float64", "Bool", "Bytes":
 		if v := pairFirst(info, acc.Parent().Node()); v != nil {
 			return nil, v
 		}
+	}
+	return nil, nil
+}
+
+// cmdVarReply reads the reply of o when its command value is kept in a
+// local variable (cmd := rdb.Get(ctx, k)): the first read of the value
+// through it after o, in o's function (cmd.Val(), v := cmd.Val(), v, err
+// := cmd.Result()), skipping reads of the error alone. None when the
+// variable is written again or used otherwise before that read.
+func cmdVarReply(info *types.Info, o *Op) (ast.Expr, *types.Var) {
+	obj := assignedTo(info, o.Cursor)
+	v, ok := obj.(*types.Var)
+	if !ok || v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() || o.Func == nil {
+		return nil, nil
+	}
+	var fcur inspector.Cursor
+	for c := range o.Cursor.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		fcur = c
+		break
+	}
+	if fcur.Node() == nil {
+		return nil, nil
+	}
+	for cur := range fcur.Preorder((*ast.Ident)(nil)) {
+		id := cur.Node().(*ast.Ident)
+		if id.Pos() <= o.Call.End() || info.Uses[id] != v {
+			continue
+		}
+		if innermost(cur, (*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) != fcur.Node() {
+			return nil, nil // read in a closure, at another time
+		}
+		sel, _, ok := accessor(cur)
+		if !ok {
+			return nil, nil // written again, or handed on
+		}
+		if sel.Sel.Name == "Err" {
+			continue
+		}
+		return replyAt(info, cur)
 	}
 	return nil, nil
 }

@@ -14,7 +14,10 @@
 // the holder writing its own token again. A DEL of a pattern ("lock:*") is a
 // different mistake with the same outcome: DEL does not expand patterns, so
 // nothing is released. A DEL that follows a GET-compare, in place or through a
-// helper, is LV202's finding. A SET NX of a constant key with a TTL of at most
+// helper, is LV202's finding, except a DEL retried in a loop until it deletes
+// something, reported here with its own message: the compare is not made
+// again before the retries, and once the lock has expired a retry deletes the
+// next holder's lock. A SET NX of a constant key with a TTL of at most
 // 1 ms, deleted at once, is a start-up probe that the connection can write,
 // not a lock, and is not reported here or by LV105.
 //

@@ -15,6 +15,14 @@ package unsafeunlock
 //   - Deletes in _test.go files are fixture cleanup, not releases: silent.
 //   - Deletes that LV202 reports (a GET of the key compared with a value
 //     guards the delete) are left to LV202: they check the owner, racily.
+//     A delete retried in a for loop until it deletes something (the loop
+//     or an if that leaves it reads the count it replies; guard.Retried)
+//     is reported here, with its own message, whatever compare precedes
+//     the loop; LV202 leaves it alone.
+//   - The GET's reply is read as redisops reads it (Op.Reply): in place,
+//     into a variable, by a typed reader (v, _ := ….Int64()), or through
+//     the command value kept in a variable (cmd.Val() after cmd :=
+//     rdb.Get(…)).
 //   - A delete queued in a transaction inside Watch is the optimistic
 //     compare-and-delete and is silent.
 //   - An acquire that sets no TTL (SETNX with no EXPIRE of the key in its
@@ -87,7 +95,10 @@ with NX, or with XX and GET whose old value is compared, is not this, nor is
 the holder writing its own token again. A DEL of a pattern ("lock:*") is a
 different mistake with the same outcome: DEL does not expand patterns, so
 nothing is released. A DEL that follows a GET-compare, in place or through a
-helper, is LV202's finding. A SET NX of a constant key with a TTL of at most
+helper, is LV202's finding, except a DEL retried in a loop until it deletes
+something, reported here with its own message: the compare is not made
+again before the retries, and once the lock has expired a retry deletes the
+next holder's lock. A SET NX of a constant key with a TTL of at most
 1 ms, deleted at once, is a start-up probe that the connection can write,
 not a lock, and is not reported here or by LV105.`,
 	Fix: `Release by deleting the key only while it still holds this holder's token,
@@ -175,7 +186,13 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 		if lk != nil && lk.Evidence != lockid.SameFunc && !expires(pass, lk.Acquire) {
 			lk = expiringAcquire(pass, locks, d, key, lk)
 		}
-		if lk == nil || guard.OwnerCompare(pass.TypesInfo, d) != nil || !expires(pass, lk.Acquire) {
+		if lk == nil || !expires(pass, lk.Acquire) {
+			continue
+		}
+		// A retry loop of the DEL is this check's finding even after a
+		// compare: the compare is not made again before each retry.
+		retried := !overwrite && guard.Retried(pass.TypesInfo, d, lk.Acquire)
+		if !retried && guard.OwnerCompare(pass.TypesInfo, d) != nil {
 			continue
 		}
 		if lk.Evidence == lockid.ViaHelper && lk.Call != nil && guard.HelperCompare(pass.TypesInfo, res, d, lk.Call) != nil {
@@ -198,11 +215,11 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 			reportOverwrite(pass, r, d, key, lk)
 			continue
 		}
-		reportDelete(pass, res, cfg, r, d, key, lk)
+		reportDelete(pass, res, cfg, r, d, key, lk, retried)
 	}
 }
 
-func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *report.Reporter, d *redisops.Op, key ast.Expr, lk *lockid.Lock) {
+func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *report.Reporter, d *redisops.Op, key ast.Expr, lk *lockid.Lock, retried bool) {
 	a := lk.Acquire
 	keyText := fixes.Text(pass.Fset, key)
 	var msg string
@@ -227,6 +244,9 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 		msg = fmt.Sprintf("%s, and every holder writes %s: it can delete another holder's lock (LV204)", head, valueText)
 	} else {
 		msg = head + ", so after the TTL it can delete another holder's lock"
+		if retried && d.Via == nil {
+			msg = fmt.Sprintf("%s of lock key %s is retried until it deletes something: after the TTL, a retry deletes the next holder's lock", d.Method, keyText)
+		}
 		if how = d.Advice(redisops.AdviseRelease); how == "" {
 			how = "delete only while it holds the token"
 		}

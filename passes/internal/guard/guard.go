@@ -293,9 +293,12 @@ func ownerCompare(info *types.Info, f *redisops.Func, cur inspector.Cursor, pos 
 			if inline != nil {
 				return e == inline
 			}
+			// The value's variable may be defined after the GET, from
+			// the command value kept in a variable (v := cmd.Val()).
+			from := max(g.Call.End(), v.Pos())
 			id, ok := e.(*ast.Ident)
-			return ok && info.Uses[id] == v && id.Pos() > g.Call.End() &&
-				!astx.AssignedBetween(info, f.Body, v, g.Call.End(), id.Pos())
+			return ok && info.Uses[id] == v && id.Pos() > from &&
+				!astx.AssignedBetween(info, f.Body, v, from, id.Pos())
 		}
 		if facts == nil {
 			// g is the first GET: the others come after it.
@@ -349,4 +352,100 @@ func sameKey(k keyid.Form, keys []keyid.Form) bool {
 		}
 	}
 	return false
+}
+
+// Retried reports whether the delete del is retried in a loop until it
+// deletes something: it runs in a for loop (the innermost around it in
+// its function; not a range loop, which deletes one key per element, and
+// not a loop that also holds the acquire a, which takes the lock again)
+// whose condition, or an if statement in it whose body leaves the loop,
+// reads the count del replies. Once the lock has expired and another
+// process holds it, a retry deletes that holder's lock: no compare made
+// before the loop guards it.
+func Retried(info *types.Info, del, a *redisops.Op) bool {
+	inline, v := del.Reply(info)
+	if inline == nil && v == nil {
+		return false
+	}
+	var loop *ast.ForStmt
+	label := ""
+	for c := range del.Cursor.Enclosing() {
+		switch n := c.Node().(type) {
+		case *ast.FuncLit, *ast.FuncDecl, *ast.RangeStmt:
+			return false
+		case *ast.ForStmt:
+			loop = n
+			if l, ok := c.Parent().Node().(*ast.LabeledStmt); ok {
+				label = l.Label.Name
+			}
+		}
+		if loop != nil {
+			break
+		}
+	}
+	if loop == nil || a != nil && astx.Encloses(loop, a.Call) {
+		return false
+	}
+	reads := func(n ast.Node) bool {
+		found := false
+		ast.Inspect(n, func(m ast.Node) bool {
+			if m == inline {
+				found = true
+			} else if id, ok := m.(*ast.Ident); ok && v != nil && info.Uses[id] == v {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	if loop.Cond != nil && reads(loop.Cond) {
+		return true
+	}
+	found := false
+	ast.Inspect(loop.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if reads(n.Cond) && leavesLoop(n.Body, label) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// leavesLoop reports whether body (inside a loop labelled label, or not
+// labelled: "") has a statement that leaves the loop: a return, a break
+// of the label, or a break with no label that no inner for, switch or
+// select takes.
+func leavesLoop(body *ast.BlockStmt, label string) bool {
+	found := false
+	var walk func(n ast.Node, nested bool)
+	walk = func(root ast.Node, nested bool) {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if n != root {
+					walk(n, true)
+					return false
+				}
+			case *ast.ReturnStmt:
+				found = true
+			case *ast.BranchStmt:
+				if n.Tok == token.BREAK && (n.Label != nil && n.Label.Name == label || n.Label == nil && !nested) {
+					found = true
+				}
+			}
+			return true
+		})
+	}
+	walk(body, false)
+	return found
 }
