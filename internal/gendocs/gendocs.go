@@ -212,6 +212,7 @@ name is never enough on its own.
 | a key of the same shape (same prefix, field, constant or format) acquired in another function of the package | a lock, when the keys are not bare string literals, not built by a generic key helper, or named like a lock | package |
 | a Lock/Unlock (Acquire/Release, …) pair building the key the same way from a parameter | a lock | package |
 | a helper called with a key that the caller acquired | a lock | call site |
+| a GETSET of the key (or of a key of its shape) that writes the token an acquire of the package writes (a variable or field, not a constant) and compares the value it replaced with it | a lock: the holder renewing its own lock | package |
 | INCR, DECR, INCRBY, HINCRBY or a counting Lua script on the same key in the same function, or an NX write of 0 counted anywhere | a counter: LV102, LV103, LV105, LV106 and LV201–LV204 stay silent; LV101 speaks of a key, not a lock; LV104 (units) holds for any key | package |
 | a counting op on a key of the same shape | no shape evidence: a DEL or EXPIRE that only the shape ties to a lock stays silent | package |
 | every delete of the key runs only after the work failed (` + "`err != nil`" + ` of the work, not of a Redis call), so that a retry can claim it; on success the key stays until its TTL | a marker (dedupe, idempotency): silent as above | same function |

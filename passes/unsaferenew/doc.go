@@ -9,7 +9,10 @@
 // partition), the lock expired and another process took it; the next renewal
 // then extends the other process's lock, and this process carries on as if it
 // still held it. Two holders run the critical section at once, and the other
-// holder's lock outlives it. A GET of the value compared in Go before the
+// holder's lock outlives it. A renewal by GETSET of the token (with an EXPIRE
+// after it, or in one MULTI/EXEC) is worse: it replaces the other holder's
+// value before the old one is compared, and the compare after it comes too
+// late. A GET of the value compared in Go before the
 // EXPIRE is two round trips: the lock can expire and pass to another
 // process between them. A script that renews without comparing the key's
 // value with the token has the same flaw as a bare EXPIRE.

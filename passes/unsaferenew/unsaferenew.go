@@ -15,6 +15,16 @@ package unsaferenew
 //     left to it (the predicate is LV101's, repeated here).
 //   - EXPIRE with a constant TTL ≤ 0 deletes the key (LV104); an EXPIRE
 //     queued in a pipeline or transaction, or inside Watch, is left alone.
+//   - A GETSET of a lock key that runs as a renewal is reported, sent on
+//     its own or queued (a pipeline or MULTI/EXEC does not make it check
+//     first), without a fix. Its key is a lock key by lockid's evidence,
+//     which includes the GETSET itself when it writes an acquire's token
+//     and compares the value it replaced with it (lockid.Token). The
+//     takeover of the old SETNX recipe (GETSET after a failed acquire in
+//     the same function) is no renewal: there only a loop or goroutine in
+//     that function that does not run the acquire again makes it one, not
+//     the function's name or its callers' loops. A counter reset writes no
+//     token.
 //   - EXPIREAT/PEXPIREAT and EXPIRE NX/GT/LT renew too and are reported;
 //     the fix is offered only for EXPIRE, PEXPIRE and EXPIRE XX, whose
 //     effect on a held lock the compare-and-pexpire script reproduces.
@@ -44,6 +54,7 @@ import (
 	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
@@ -62,7 +73,10 @@ this process stalled past the TTL (a GC pause, a slow call, a network
 partition), the lock expired and another process took it; the next renewal
 then extends the other process's lock, and this process carries on as if it
 still held it. Two holders run the critical section at once, and the other
-holder's lock outlives it. A GET of the value compared in Go before the
+holder's lock outlives it. A renewal by GETSET of the token (with an EXPIRE
+after it, or in one MULTI/EXEC) is worse: it replaces the other holder's
+value before the old one is compared, and the compare after it comes too
+late. A GET of the value compared in Go before the
 EXPIRE is two round trips: the lock can expire and pass to another
 process between them. A script that renews without comparing the key's
 value with the token has the same flaw as a bare EXPIRE.`,
@@ -128,10 +142,20 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 	}
 	c.vars = redisops.NewScriptVars(pass, res)
 	for _, e := range res.Ops {
-		if e.Scope.Kind != redisops.Direct || e.Scope.InWatch || len(e.Keys) != 1 || e.KeysSpread || e.Func == nil || e.InHelper() {
+		if e.Scope.InWatch || len(e.Keys) != 1 || e.KeysSpread || e.Func == nil || e.InHelper() {
+			continue
+		}
+		// A GETSET overwrites the key before anything is checked, sent
+		// on its own or queued: a pipeline or MULTI/EXEC makes it no
+		// safer. The other renewals are checked only when sent on their own.
+		if e.Scope.Kind != redisops.Direct && e.Kind != redisops.GetSet {
 			continue
 		}
 		switch e.Kind {
+		case redisops.GetSet:
+			if e.Value == nil {
+				continue
+			}
 		case redisops.Expire:
 			if e.TTL == nil || e.DeletesKey() || setsFirstTTL(pass.TypesInfo, e) {
 				continue
@@ -147,7 +171,15 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		if lk == nil || c.locks.Role(lk.Acquire) != lockid.RoleLock {
 			continue // a counter's or a retry marker's TTL
 		}
-		how := c.renewal(e.Cursor, lk.Acquire, true)
+		how := ""
+		if e.Kind == redisops.GetSet && lk.Acquire.Func != nil && lk.Acquire.Call.Pos() < e.Call.Pos() && astx.Encloses(lk.Acquire.Func.Node, e.Call) {
+			// In the acquire's own function a GETSET is the takeover of
+			// an expired lock, part of acquiring it, unless a loop or
+			// goroutine there runs it again after the acquire.
+			how = c.lexicalRenewal(e.Cursor, lk.Acquire)
+		} else {
+			how = c.renewal(e.Cursor, lk.Acquire, true)
+		}
 		if how == "" {
 			continue
 		}
@@ -222,6 +254,32 @@ func (c *checker) renewal(cur inspector.Cursor, a *redisops.Op, viaCalls bool) s
 					}
 				}
 			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// lexicalRenewal says why the code at cur, in the function of the
+// acquire a, runs as a renewal of it there: in a loop that does not hold
+// a, or in a function literal started as a goroutine or timer callback.
+// The function's name and its callers say nothing: they run the acquire
+// too.
+func (c *checker) lexicalRenewal(cur inspector.Cursor, a *redisops.Op) string {
+	for p := range cur.Enclosing() {
+		switch n := p.Node().(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			if !astx.Encloses(n, a.Call) {
+				return "in a loop"
+			}
+		case *ast.FuncLit:
+			if how := c.startedLit(p); how != "" {
+				return how
+			}
+			if call, ok := p.Parent().Node().(*ast.CallExpr); !ok || call.Fun != n {
+				return ""
+			}
+		case *ast.FuncDecl:
 			return ""
 		}
 	}
@@ -368,6 +426,9 @@ func (c *checker) report(e *redisops.Op, lk *lockid.Lock, how string) {
 	key := fixes.Text(pass.Fset, e.Key())
 	var msg string
 	switch {
+	case e.Kind == redisops.GetSet:
+		msg = fmt.Sprintf("%s renews lock %s %s, overwriting it before checking the old value: it can replace and extend another holder's lock; renew with a compare-and-pexpire script",
+			e.Method, key, how)
 	case e.Kind == redisops.Script:
 		msg = fmt.Sprintf("script renews lock %s %s without comparing its value with the token, so it can extend another holder's lock; compare before PEXPIRE",
 			key, how)

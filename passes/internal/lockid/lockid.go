@@ -17,7 +17,10 @@
 //     parameter (Lock/Unlock, Acquire/Release: counterpart.go);
 //   - the key is a field that the acquiring function stores the acquired
 //     key in, and nothing else is stored in it (a lock value returned
-//     to the caller, released through its method: holder.go).
+//     to the caller, released through its method: holder.go);
+//   - a GETSET of the key (or of a key of its shape) writes the token an
+//     acquire of the package writes and compares the value it replaced
+//     with it: the holder renewing its own lock (token.go).
 //
 // When none holds, the key is not a lock key and checks stay silent.
 //
@@ -60,6 +63,11 @@ const (
 	// acquired key in (return &redisLock{key: key}), and every store of
 	// the field in the package is such a key (holder.go).
 	Stored
+	// Token: the key holds the lock's token. A GETSET of it (or of a key
+	// of its shape) writes the value an acquire of the package writes
+	// and compares the value it replaced with it: the holder renewing
+	// its own lock (token.go). Call is the GETSET.
+	Token
 )
 
 // Lock is the evidence that a key is a lock key.
@@ -92,6 +100,9 @@ type Locks struct {
 
 	namedOnce     sync.Once
 	namedBuilders map[*types.Func]bool // key helpers of the package whose key names a lock
+
+	tokenOnce sync.Once
+	tokens    []tokenGetSet // GETSETs of a lock's token (token.go)
 
 	rolesMu sync.Mutex
 	roles   map[*redisops.Op]Role // Role's answers
@@ -140,7 +151,10 @@ func (l *Locks) Of(op *redisops.Op, key ast.Expr) *Lock {
 	if lk := l.viaHelper(op, key); lk != nil {
 		return lk
 	}
-	return l.stored(op, key)
+	if lk := l.stored(op, key); lk != nil {
+		return lk
+	}
+	return l.tokenHeld(op, key)
 }
 
 // sameFunc finds an acquire of key earlier in op's function or in a
