@@ -63,6 +63,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	driver.Guard(s.analyzers)
 
 	res := s.analyze()
+	if err := s.module.Err(); err != nil {
+		// Not the code's doing: say so, or the withheld fixes' reasons
+		// ("not every caller is loaded") would read as the code's.
+		fmt.Fprintf(s.stderr, "lockvet: warning: %v; fixes that change an exported function's callers were withheld\n", err)
+	}
 	root := output.SrcRoot(s.dir)
 	switch {
 	case res == nil && s.loadErr != nil && o.format == "json":

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"fmt"
 	"slices"
 
 	"golang.org/x/tools/go/packages"
@@ -30,14 +31,17 @@ func (l *Loaded) SetModule(m *lvconfig.Module, dir string, tests bool) {
 			break
 		}
 	}
-	m.Set(pkgs, func() bool {
+	m.Set(pkgs, func() (bool, error) {
 		if !tests || modDir == "" {
-			return false
+			return false, nil
 		}
 		all, err := packages.Load(&packages.Config{Mode: packages.NeedName, Dir: modDir}, "./...")
-		if err != nil || len(all) == 0 {
-			return false
+		if err != nil {
+			return false, fmt.Errorf("listing the packages of %s: %v", modDir, err)
 		}
-		return !slices.ContainsFunc(all, func(p *packages.Package) bool { return !loaded[p.PkgPath] })
+		if len(all) == 0 {
+			return false, nil
+		}
+		return !slices.ContainsFunc(all, func(p *packages.Package) bool { return !loaded[p.PkgPath] }), nil
 	})
 }

@@ -18,9 +18,10 @@ import (
 type Module struct {
 	mu       sync.Mutex
 	pkgs     []ModulePackage
-	complete func() bool
+	complete func() (bool, error)
 	once     sync.Once
 	done     bool
+	err      error
 }
 
 // ModulePackage is one loaded, type-checked package of the module.
@@ -33,12 +34,13 @@ type ModulePackage struct {
 
 // Set records the loaded packages; complete reports (when first asked)
 // whether they are every package of the main module, test files
-// included.
-func (m *Module) Set(pkgs []ModulePackage, complete func() bool) {
+// included, or the error that kept it from knowing (the go command
+// failed to list the module's packages).
+func (m *Module) Set(pkgs []ModulePackage, complete func() (bool, error)) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.pkgs, m.complete = pkgs, complete
-	m.once, m.done = sync.Once{}, false
+	m.once, m.done, m.err = sync.Once{}, false, nil
 }
 
 // Packages returns the loaded packages, and whether they are the whole
@@ -52,8 +54,21 @@ func (m *Module) Packages() ([]ModulePackage, bool) {
 	if m.complete == nil {
 		return m.pkgs, false
 	}
-	m.once.Do(func() { m.done = m.complete() })
+	m.once.Do(func() { m.done, m.err = m.complete() })
 	return m.pkgs, m.done
+}
+
+// Err is the error that kept Packages from knowing whether the loaded
+// packages are the whole module, once it was asked; nil otherwise. A
+// host reports it: the fixes that needed every caller were withheld
+// for it, not for the code.
+func (m *Module) Err() error {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.err
 }
 
 // ModuleView is c's Module, or nil (also for a nil Config).
