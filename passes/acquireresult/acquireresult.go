@@ -22,9 +22,10 @@ package acquireresult
 //     critical section ran without the lock).
 //
 // Each finding needs evidence that the key is a lock: the package releases
-// it (lockid), the code names it one (lockid.Named), or the call takes a
+// it (lockid), the code names it one (lockid.Named), the call takes a
 // lock by definition (redisops' Outcome.IsLock: a lock library's acquire,
-// a declared acquire wrapper).
+// a declared acquire wrapper), or it writes a random token drawn for the
+// acquisition with a TTL (lockid.FreshToken), which only an owner needs.
 
 import (
 	"fmt"
@@ -171,9 +172,11 @@ func busyInValue(b redisops.Busy) bool {
 
 // lock finds the evidence that a takes a lock: a release of its key (a DEL
 // of a same-shape key in another function only when named like a lock),
-// lock-like names, or an acquire that takes a lock by definition
-// (out.IsLock); a key whose life says counter or marker (lockid.Role) is
-// none, whatever its name. rel is the release, if any.
+// lock-like names, an acquire that takes a lock by definition
+// (out.IsLock), or a fresh random token written with a TTL
+// (lockid.FreshToken: a lease, whatever the function is called); a key
+// whose life says counter or marker (lockid.Role) is none, whatever its
+// name. rel is the release, if any.
 func (c *checker) lock(a *redisops.Op, out redisops.Outcome) (*lockid.Release, bool) {
 	if c.locks == nil {
 		c.locks = lockid.New(c.pass, c.res)
@@ -204,7 +207,7 @@ func (c *checker) lock(a *redisops.Op, out redisops.Outcome) (*lockid.Release, b
 			best, br = &r, n
 		}
 	}
-	return best, br > 0 || named || out.IsLock
+	return best, br > 0 || named || out.IsLock || c.locks.FreshToken(a)
 }
 
 // inTest reports whether op is in a _test.go file: tests seed lock keys

@@ -287,12 +287,12 @@ func (c *checker) failClosedFix(f *flow, pick *sink) *analysis.SuggestedFix {
 		return nil
 	}
 	edits := []analysis.TextEdit{fixes.Replace(ret.Results[f.boolIdx], "false")}
-	if f.errIdx >= 0 && f.isNil(ret.Results[f.errIdx]) {
+	if f.lastErr >= 0 && f.isNil(ret.Results[f.lastErr]) {
 		errID, ok := f.out.Err.(*ast.Ident)
 		if !ok || !fixes.InScopeAt(c.pass.TypesInfo, c.pass.Pkg, errID, ret.Pos()) {
 			return nil
 		}
-		edits = append(edits, fixes.Replace(ret.Results[f.errIdx], errID.Name))
+		edits = append(edits, fixes.Replace(ret.Results[f.lastErr], errID.Name))
 	}
 	return &analysis.SuggestedFix{Message: "Return false (not acquired) when the acquire fails", TextEdits: edits}
 }

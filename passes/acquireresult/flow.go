@@ -157,6 +157,10 @@ type flow struct {
 	// none), nres the number of results. errIdx is the index of its last
 	// result when that is an error and it has no bool result (-1 if not).
 	boolIdx, nres, errIdx int
+	// lastErr is the index of the function's last result when that is an
+	// error, bool result or not (-1 if not): where a fail-closed fix puts
+	// the acquire's error.
+	lastErr int
 	// lastUse is the end of the last read of the reply: a deferred release
 	// registered after it runs whatever the reply said.
 	lastUse token.Pos
@@ -171,7 +175,7 @@ type flow struct {
 }
 
 func newFlow(pass *analysis.Pass, locks *lockid.Locks, fn *funcFacts, a *redisops.Op, out redisops.Outcome) *flow {
-	f := &flow{pass: pass, info: pass.TypesInfo, fn: fn, a: a, out: out, boolIdx: -1, errIdx: -1, sinks: map[ast.Node]*sink{}}
+	f := &flow{pass: pass, info: pass.TypesInfo, fn: fn, a: a, out: out, boolIdx: -1, errIdx: -1, lastErr: -1, sinks: map[ast.Node]*sink{}}
 	if id, ok := out.Value.(*ast.Ident); ok {
 		f.val = f.info.ObjectOf(id)
 	}
@@ -203,8 +207,11 @@ func newFlow(pass *analysis.Pass, locks *lockid.Locks, fn *funcFacts, a *redisop
 			}
 		}
 	}
-	if sig != nil && f.boolIdx == -1 && f.nres > 0 && types.Identical(sig.Results().At(f.nres-1).Type(), types.Universe.Lookup("error").Type()) {
-		f.errIdx = f.nres - 1
+	if sig != nil && f.nres > 0 && types.Identical(sig.Results().At(f.nres-1).Type(), types.Universe.Lookup("error").Type()) {
+		f.lastErr = f.nres - 1
+		if f.boolIdx == -1 {
+			f.errIdx = f.nres - 1
+		}
 	}
 	body := a.Func.Body
 	for _, r := range locks.Releases(a) {

@@ -109,6 +109,9 @@ type Locks struct {
 
 	holdOnce sync.Once
 	hold     *holders // fields that hold acquired keys (holder.go)
+
+	fieldsOnce sync.Once
+	fields     map[*types.Var][]ast.Expr // the values written to each field (fresh.go)
 }
 
 type locksKey struct{}
