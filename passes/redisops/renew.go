@@ -202,11 +202,29 @@ func planHost(pass *analysis.Pass, scan *pkgScan, pkg *types.Package, inTest boo
 		} else {
 			return &scriptHost{}
 		}
-		n := pkg.Name()
-		if pass.Pkg.Scope().Lookup(n) != nil || info.Scopes[h.host] != nil && info.Scopes[h.host].Lookup(n) != nil {
+		// The package's own name, or, when the files already use that
+		// name for another package (a module that imports both redigo
+		// paths, github.com/garyburd/redigo/redis and
+		// github.com/gomodule/redigo/redis, as redis), its family's name.
+		// The script must come from the package of the connection's Do:
+		// an older redigo's Script.Do recognises NOSCRIPT only by its own
+		// Error type, so another redigo's script never loads.
+		names := []string{pkg.Name()}
+		if redigoPaths[pkg.Path()] != "" {
+			names = append(names, "redigo")
+		}
+		free := func(n string) bool {
+			return pass.Pkg.Scope().Lookup(n) == nil && (info.Scopes[h.host] == nil || info.Scopes[h.host].Lookup(n) == nil)
+		}
+		i := slices.IndexFunc(names, free)
+		if i < 0 {
 			return &scriptHost{}
 		}
-		h.qual, h.importEdits = n+".", addImport(h.host, pkg.Path())
+		alias := ""
+		if i > 0 {
+			alias = names[i]
+		}
+		h.qual, h.importEdits = names[i]+".", addImport(h.host, pkg.Path(), alias)
 	}
 	h.clients = scriptClients(pass, files, inTest)
 	return h
@@ -233,9 +251,12 @@ func scriptClients(pass *analysis.Pass, files []*ast.File, inTest bool) int {
 // addImport returns the edit that imports path into file: a group of its
 // own at the end of the import block (gofmt keeps it apart from the
 // standard library), a declaration after the last one, or one after the
-// package clause.
-func addImport(file *ast.File, path string) []analysis.TextEdit {
+// package clause; under the name alias when it is not "".
+func addImport(file *ast.File, path, alias string) []analysis.TextEdit {
 	spec := strconv.Quote(path)
+	if alias != "" {
+		spec = alias + " " + spec
+	}
 	var last *ast.GenDecl
 	for _, d := range file.Decls {
 		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
