@@ -530,7 +530,9 @@ func (redigo) connFlush(pass *analysis.Pass, call *ast.CallExpr) (Scope, bool) {
 // whose reply is QUEUED) and read from EXEC's reply, which LV102 requires
 // nobody reads; or it is read through redis.Bool in an assignment, which
 // becomes a redis.String read whose nil reply is cleared (keepBusyFalse),
-// so that busy stays (false, nil).
+// so that busy stays (false, nil); or it is read as a value alone that
+// only tests use, which then test the redis.String read for "OK"
+// (setnxReadAsString).
 func (redigo) withTTL(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, bool) {
 	info := pass.TypesInfo
 	opt := map[Unit]string{Seconds: "EX", Millis: "PX"}[unit]
@@ -569,7 +571,10 @@ func (redigo) withTTL(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]anal
 			isNil: func(e string) string { return e + " == " + fixes.Text(pass.Fset, pkg.X) + ".ErrNil" },
 		})
 		if !ok {
-			return nil, false
+			// v, _ := redis.Int(…) read only by tests of v.
+			if read, ok = setnxReadAsString(pass, o, out); !ok {
+				return nil, false
+			}
 		}
 		return append(edits, read...), true
 	case "SET":

@@ -28,9 +28,11 @@
 // B().Set().Key(key).Value(token).Nx().PxMilliseconds(ms); gomemcache
 // Add(&memcache.Item{…, Expiration: seconds}). A redigo or rueidis SETNX becomes
 // SET NX, whose reply is OK or nil instead of 1 or 0: the fix rewrites the
-// read too (the bool becomes err == nil and the nil reply is cleared), and is
-// offered only where the code then reads the three outcomes (acquired, busy,
-// error) exactly as before (see docs/clients.md).
+// read too (the bool becomes err == nil and the nil reply is cleared; a redigo
+// value read alone, n, _ := redis.Int(…), becomes a redis.String read whose
+// tests, n == 1 or !ok, test for "OK"), and is offered only where the code
+// then reads the three outcomes (acquired, busy, error) exactly as before
+// (see docs/clients.md).
 //
 // Reported:
 //

@@ -45,9 +45,11 @@ of the clamp). Other clients: redigo Do("SET", key, token, "NX", "PX", ms); ruei
 B().Set().Key(key).Value(token).Nx().PxMilliseconds(ms); gomemcache
 Add(&memcache.Item{…, Expiration: seconds}). A redigo or rueidis SETNX becomes
 SET NX, whose reply is OK or nil instead of 1 or 0: the fix rewrites the
-read too (the bool becomes err == nil and the nil reply is cleared), and is
-offered only where the code then reads the three outcomes (acquired, busy,
-error) exactly as before (see docs/clients.md).`,
+read too (the bool becomes err == nil and the nil reply is cleared; a redigo
+value read alone, n, _ := redis.Int(…), becomes a redis.String read whose
+tests, n == 1 or !ok, test for "OK"), and is offered only where the code
+then reads the three outcomes (acquired, busy, error) exactly as before
+(see docs/clients.md).`,
 	Bad: `ok, err := rdb.SetNX(ctx, key, token, 0).Result()
 if err != nil {
 	return err
@@ -173,7 +175,10 @@ func moveTTL(pass *analysis.Pass, f *redisops.Func, a, e *redisops.Op) (analysis
 		fixes.Orphans(f, pass.TypesInfo, f.Body, stmt.Pos(), stmt.End(), e.TTL) {
 		return analysis.SuggestedFix{}, false
 	}
-	edits = append(edits, fixes.DeleteStmt(pass, stmt))
+	edits, ok = fixes.WithDeletion(edits, fixes.DeleteStmt(pass, stmt))
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
 	return analysis.SuggestedFix{
 		Message:   fmt.Sprintf("Pass the TTL to %s and delete the %s", a.Method, e.Method),
 		TextEdits: edits,

@@ -246,7 +246,10 @@ func moveTTL(pass *analysis.Pass, res *redisops.Result, p pair) (analysis.Sugges
 	if !ok {
 		return analysis.SuggestedFix{}, false
 	}
-	edits = append(edits, fixes.DeleteStmt(pass, stmt))
+	edits, ok = fixes.WithDeletion(edits, fixes.DeleteStmt(pass, stmt))
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
 	msg := fmt.Sprintf("Pass the TTL to %s and delete the %s", a.Method, e.Method)
 	if onlyCommand(pass.TypesInfo, res, a, e) {
 		msg += fmt.Sprintf("; %s is then the only command in %s, so the %s can be dropped and %s sent on its own",

@@ -294,3 +294,24 @@ func Indent(pass *analysis.Pass, pos token.Pos) string {
 	}
 	return string(src[start:end])
 }
+
+// WithDeletion adds del, a deletion, to edits, dropping the edits that
+// lie inside what it deletes (a rewritten test in an if that goes as a
+// whole). ok is false when an edit straddles its bounds.
+func WithDeletion(edits []analysis.TextEdit, del analysis.TextEdit) ([]analysis.TextEdit, bool) {
+	out := make([]analysis.TextEdit, 0, len(edits)+1)
+	for _, e := range edits {
+		end := e.End
+		if !end.IsValid() {
+			end = e.Pos
+		}
+		switch {
+		case del.Pos <= e.Pos && end <= del.End && (e.Pos != end || del.Pos < e.Pos && e.Pos < del.End):
+			continue // inside: deleted with it
+		case e.Pos < del.End && del.Pos < end:
+			return nil, false
+		}
+		out = append(out, e)
+	}
+	return append(out, del), true
+}
