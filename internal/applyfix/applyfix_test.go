@@ -1,6 +1,9 @@
 package applyfix
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 func TestConflicts(t *testing.T) {
 	for _, tc := range []struct {
@@ -69,5 +72,31 @@ func f() string { return str.ToUpper("x") }
 
 	if _, err := Tidy("p.go", []byte("package p\nfunc {"), nil); err == nil {
 		t.Error("Tidy accepted invalid Go")
+	}
+}
+
+// A fix's deletion of an import is recognised, so -fix leaves the import
+// to Tidy (another fix applied with it may use it again); other deletions
+// are not.
+func TestImportDeletion(t *testing.T) {
+	src := []byte("package p\n\nimport (\n\t\"fmt\"\n\tr \"github.com/gomodule/redigo/redis\" // pool\n)\n\nimport \"os\"\n\nvar x = []string{\n\t\"fmt\",\n}\n")
+	names := map[string]string{"fmt": "fmt", "github.com/gomodule/redigo/redis": "r", "os": "os"}
+	span := func(s string) Edit {
+		i := bytes.Index(src, []byte(s))
+		return Edit{Start: i, End: i + len(s)}
+	}
+	for _, c := range []struct {
+		e    Edit
+		want bool
+	}{
+		{span("\t\"fmt\"\n"), true},
+		{span("\tr \"github.com/gomodule/redigo/redis\" // pool\n"), true},
+		{span("import \"os\"\n"), true},
+		{span("\t\"fmt\",\n"), false},
+		{Edit{Start: span("\t\"fmt\"\n").Start, End: span("\t\"fmt\"\n").End, Text: "x"}, false},
+	} {
+		if got := importDeletion(src, c.e, names); got != c.want {
+			t.Errorf("importDeletion(%q) = %v, want %v", src[c.e.Start:c.e.End], got, c.want)
+		}
 	}
 }

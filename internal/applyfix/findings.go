@@ -8,7 +8,9 @@ import (
 	"io"
 	"maps"
 	"os"
+	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/lockvet/lockvet/internal/findings"
 )
@@ -71,7 +73,12 @@ func Findings(dir string, fs []*findings.Finding, write bool, stdout io.Writer) 
 			errs = append(errs, fmt.Errorf("%s changed since it was analyzed; not fixed", findings.Rel(dir, name)))
 			continue
 		}
-		fixed, err := Tidy(name, Apply(old, round[name]), ff.names)
+		// Tidy removes the imports the applied fixes leave unused; a
+		// fix's own deletion of an import (fixes.PruneImports, for hosts
+		// that apply one fix at a time) is left to it, since another fix
+		// applied with it may use that import again.
+		edits := slices.DeleteFunc(slices.Clone(round[name]), func(e Edit) bool { return importDeletion(old, e, ff.names) })
+		fixed, err := Tidy(name, Apply(old, edits), ff.names)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("fixing %s produced invalid Go, file left unchanged (please report this): %v", findings.Rel(dir, name), err))
 			continue
@@ -138,4 +145,32 @@ func CountWithoutFix(fs []*findings.Finding) int {
 		}
 	}
 	return n
+}
+
+// importSpec matches the text of one import: an optional name, the
+// quoted path, an optional line comment.
+var importSpec = regexp.MustCompile(`^(?:[A-Za-z_.][A-Za-z0-9_]*\s+)?"([^"\n]+)"\s*(?://[^\n]*)?$`)
+
+// importDeletion reports whether e deletes exactly one import of the
+// file (names, its imports by path): the spec's lines, or an import
+// declaration that holds only it.
+func importDeletion(src []byte, e Edit, names map[string]string) bool {
+	if e.Text != "" || e.Start >= e.End || e.End > len(src) {
+		return false
+	}
+	t := strings.TrimSpace(string(src[e.Start:e.End]))
+	if rest, ok := strings.CutPrefix(t, "import"); ok {
+		t = strings.TrimSpace(rest)
+		if inner, ok := strings.CutPrefix(t, "("); ok {
+			if inner, ok = strings.CutSuffix(inner, ")"); ok {
+				t = strings.TrimSpace(inner)
+			}
+		}
+	}
+	m := importSpec.FindStringSubmatch(t)
+	if m == nil {
+		return false
+	}
+	_, known := names[m[1]]
+	return known
 }

@@ -26,6 +26,7 @@ import (
 //	connArger     run: a handed batch                  x
 //	scriptMaker   Op.ScriptSrc of s.Run(…)     x       x      x
 //	ttlSetter     Op.WithTTL (LV101, LV102)    x       x      x       x
+//	txLifter      Op.TxAlone (LV102)                   x
 //	outcomer      Op.Outcome (LV105, …)        x       x      x       x        x        x
 //	nilReplier    Op.IsBusyErr                 x       x      x       x
 //	nilTester     Op.BusyTest                  x              x
@@ -109,6 +110,14 @@ type ttlSetter interface {
 	// text in unit, the unit of the Expire it comes from), or false when
 	// the client cannot express that unit there.
 	withTTL(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, bool)
+}
+
+// txLifter is implemented by adapters that can take an acquire and its
+// expire out of a transaction whose replies the code reads (LV102).
+type txLifter interface {
+	// txAlone returns the edits, or why not ("" when the shape is not
+	// one the adapter rewrites at all).
+	txAlone(pass *analysis.Pass, a, e *Op, ttl string) ([]analysis.TextEdit, string, bool)
 }
 
 // outcomer is implemented by adapters that know how their acquires report

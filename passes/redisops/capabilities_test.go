@@ -25,6 +25,7 @@ func TestCapabilityTable(t *testing.T) {
 		"connArger":    func(a adapter) bool { _, ok := a.(connArger); return ok },
 		"scriptMaker":  func(a adapter) bool { _, ok := a.(scriptMaker); return ok },
 		"ttlSetter":    func(a adapter) bool { _, ok := a.(ttlSetter); return ok },
+		"txLifter":     func(a adapter) bool { _, ok := a.(txLifter); return ok },
 		"outcomer":     func(a adapter) bool { _, ok := a.(outcomer); return ok },
 		"nilReplier":   func(a adapter) bool { _, ok := a.(nilReplier); return ok },
 		"nilTester":    func(a adapter) bool { _, ok := a.(nilTester); return ok },

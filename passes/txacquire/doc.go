@@ -23,7 +23,13 @@
 // acquire where it is so that the code reading the pipeline's results still
 // builds. It is offered only when nothing reads the pipeline's command list
 // (whose positions would shift) or the EXPIRE's result, and when the EXPIRE
-// runs whenever the acquire is queued. Other clients: redigo Do("SET", key, token, "NX", "PX", ms); rueidis
+// runs whenever the acquire is queued. A redigo transaction that queues
+// only the two and whose reply list is read for the SETNX reply alone
+// (arr, err := redis.Values(c.Do("EXEC")); an error check that leaves;
+// n, _ := redis.Int(arr[0], nil) used only in tests) becomes one
+// Do("SET", key, val, "NX", "EX", ttl) sent alone, and each test of n a
+// test of its reply against nil; otherwise the message says why there is no
+// fix. Other clients: redigo Do("SET", key, token, "NX", "PX", ms); rueidis
 // B().Set().Key(key).Value(token).Nx().PxMilliseconds(ms); gomemcache
 // Add(&memcache.Item{…, Expiration: seconds}).
 //

@@ -39,7 +39,13 @@ moves the EXPIRE's TTL into the acquire and deletes the EXPIRE, leaving the
 acquire where it is so that the code reading the pipeline's results still
 builds. It is offered only when nothing reads the pipeline's command list
 (whose positions would shift) or the EXPIRE's result, and when the EXPIRE
-runs whenever the acquire is queued. Other clients: redigo Do("SET", key, token, "NX", "PX", ms); rueidis
+runs whenever the acquire is queued. A redigo transaction that queues
+only the two and whose reply list is read for the SETNX reply alone
+(arr, err := redis.Values(c.Do("EXEC")); an error check that leaves;
+n, _ := redis.Int(arr[0], nil) used only in tests) becomes one
+Do("SET", key, val, "NX", "EX", ttl) sent alone, and each test of n a
+test of its reply against nil; otherwise the message says why there is no
+fix. Other clients: redigo Do("SET", key, token, "NX", "PX", ms); rueidis
 B().Set().Key(key).Value(token).Nx().PxMilliseconds(ms); gomemcache
 Add(&memcache.Item{…, Expiration: seconds}).
 
@@ -209,18 +215,37 @@ func reportPair(pass *analysis.Pass, res *redisops.Result, r *report.Reporter, p
 		Related: []analysis.RelatedInformation{{Pos: a.Call.Pos(), End: a.Call.End(), Message: related}},
 	}
 	if single {
-		if fix, ok := moveTTL(pass, res, p); ok {
+		if fix, why, ok := moveTTL(pass, res, p); ok {
 			d.SuggestedFixes = []analysis.SuggestedFix{fix}
+		} else if why != "" {
+			d.Message += " (no fix: " + why + ")"
 		}
 	}
 	r.Report(d)
 }
 
 // moveTTL builds the fix: the EXPIRE's TTL goes into the acquire, which
-// stays where it is, and the EXPIRE statement is deleted. It fails rather
-// than produce code that does not build or behaves differently in other
-// ways.
-func moveTTL(pass *analysis.Pass, res *redisops.Result, p pair) (analysis.SuggestedFix, bool) {
+// stays where it is, and the EXPIRE statement is deleted; or, where the
+// code reads the transaction's replies, the acquire and its TTL are sent
+// alone and the reads become tests of its reply (Op.TxAlone). It fails
+// rather than produce code that does not build or behaves differently in
+// other ways, saying why when the reason is worth a user's reading.
+func moveTTL(pass *analysis.Pass, res *redisops.Result, p pair) (analysis.SuggestedFix, string, bool) {
+	fix, ok := moveTTLInPlace(pass, res, p)
+	if ok || p.a.Kind != redisops.Acquire || p.e.TTL == nil || resultsUnread(res, p.a.Scope) {
+		return fix, "", ok
+	}
+	edits, why, ok := p.a.TxAlone(pass, p.e, fixes.Text(pass.Fset, p.e.TTL))
+	if !ok {
+		return analysis.SuggestedFix{}, why, false
+	}
+	return analysis.SuggestedFix{
+		Message:   fmt.Sprintf("Send one SET NX with the TTL alone, outside the %s, and test its reply", batchName(p.a.Scope)),
+		TextEdits: edits,
+	}, "", true
+}
+
+func moveTTLInPlace(pass *analysis.Pass, res *redisops.Result, p pair) (analysis.SuggestedFix, bool) {
 	a, e := p.a, p.e
 	if a.Kind != redisops.Acquire || e.TTL == nil || !fixes.InScopeAt(pass.TypesInfo, pass.Pkg, e.TTL, a.Call.Pos()) {
 		return analysis.SuggestedFix{}, false
