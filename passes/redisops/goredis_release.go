@@ -120,8 +120,59 @@ func (g goRedis) releases(pass *analysis.Pass, o *Op, tok string, opts ReleaseOp
 	}
 	if edits, ok := w.script(g); ok {
 		out = append(out, Release{Kind: ReleaseScript, Edits: edits})
+	} else if edits, ok := w.eval(); ok && !w.clientNamed() {
+		out = append(out, Release{Kind: ReleaseScript, Edits: edits})
 	}
 	return out
+}
+
+// clientNamed reports whether a file of the package imports the delete's
+// client package by name, where the script variable can be declared.
+func (w *releaseWriter) clientNamed() bool {
+	for _, f := range scanOf(w.pass, w.o.res).byName {
+		if _, ok := importedAs(w.pass, f, w.fn.Pkg().Path(), f.End()); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// eval rewrites Del(ctx, key) into the receiver's own
+// Eval(ctx, unlockLua, []string{key}, token), the script's source in a
+// package-level constant (mirror_release.go): for a file that cannot name
+// the client package to make a Script (the client reached through a
+// project's alias of its interface).
+func (w *releaseWriter) eval() ([]analysis.TextEdit, bool) {
+	if w.o.Scope.Kind != Direct {
+		return nil, false
+	}
+	m := methodOf(w.recvT, w.fn.Pkg(), "Eval")
+	if m == nil || m.Pkg() == nil || m.Pkg().Path() != w.fn.Pkg().Path() || takesContext(m) != takesContext(w.fn) {
+		return nil, false
+	}
+	sig := m.Signature()
+	i := 0
+	if takesContext(m) {
+		i = 1
+	}
+	if sig.Params().Len() != i+3 || !sig.Variadic() || sig.Results().Len() != 1 ||
+		!isString(sig.Params().At(i).Type()) || !types.AssignableTo(types.NewSlice(types.Typ[types.String]), sig.Params().At(i+1).Type()) {
+		return nil, false
+	}
+	edits, ok := keepReply(w.o, w.fn.Signature().Results().At(0).Type(), sig.Results().At(0).Type(), "Int64")
+	if !ok {
+		return nil, false
+	}
+	name, decl, ok := unlockSrc(w.pass, w.o, w.file)
+	if !ok {
+		return nil, false
+	}
+	text := fmt.Sprintf("%s.Eval(%s%s, []string{%s}, %s)", w.recv, w.ctx, name, w.key, w.token)
+	edits = append(edits, fixes.Replace(w.o.Call, text))
+	if decl != nil {
+		edits = append(edits, *decl)
+	}
+	return edits, true
 }
 
 type releaseWriter struct {

@@ -133,6 +133,7 @@ type mirrorMethod struct {
 	shape  resultShape
 	value  types.Type // the reply's value: Result's first result, or the plain result before the error (nil: none)
 	family string     // the go-redis family of a go-redis command value, or ""
+	fn     *types.Func
 }
 
 // mirrorType is a type whose method set mirrors a client's, the adapter
@@ -153,6 +154,7 @@ var (
 	_ nilReplier  = (*mirrorType)(nil)
 	_ readBother  = (*mirrorType)(nil)
 	_ replier     = (*mirrorType)(nil)
+	_ releaser    = (*mirrorType)(nil)
 )
 
 // mirrorOf returns the mirror adapter for a call of fn on recv, or nil:
@@ -253,7 +255,7 @@ func mirrorMethodOf(fn *types.Func) *mirrorMethod {
 		return nil
 	}
 	sig := fn.Signature()
-	mm := &mirrorMethod{cmd: cmd, ctx: takesContext(fn), unit: c.unit}
+	mm := &mirrorMethod{cmd: cmd, ctx: takesContext(fn), unit: c.unit, fn: fn}
 	var params []*types.Var
 	for p := range sig.Params().Variables() {
 		params = append(params, p)

@@ -62,6 +62,21 @@ func (o *Op) Releases(pass *analysis.Pass, token string, opts ReleaseOptions) []
 	return r.releases(pass, o, token, opts)
 }
 
+// releaseWhyer is implemented by adapters that can say why a delete has
+// no owner-checked rewrite.
+type releaseWhyer interface {
+	releaseWhy(pass *analysis.Pass, o *Op) string
+}
+
+// ReleaseWhy says in a few words why Releases has no rewrite of the
+// delete o ("Store has no Eval"), when its adapter can tell; "" otherwise.
+func (o *Op) ReleaseWhy(pass *analysis.Pass) string {
+	if r, ok := o.adapter.(releaseWhyer); ok && o.Kind == Delete {
+		return r.releaseWhy(pass, o)
+	}
+	return ""
+}
+
 // Reply returns where the reply of o is read: the expression that yields
 // the value in place (rdb.Get(ctx, k).Val()), or the variable it is
 // assigned to (v := rdb.Get(ctx, k).Val(); v, err := rdb.Get(ctx, k).Result()).

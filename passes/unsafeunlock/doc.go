@@ -28,8 +28,13 @@
 // 8.4 and later with a go-redis that has it, DelExArgs with Mode "IFEQ". The
 // suggested fix declares the script once per package (or reuses an equivalent
 // one) and runs it in place of the DEL, when the token the lock was acquired
-// with is at hand; configured for Redis 8.4+, it offers DelExArgs first. A
-// lock whose value is a constant cannot be checked: give it a random token
+// with is at hand; configured for Redis 8.4+, it offers DelExArgs first.
+// Through the project's own Redis interface (or an alias of the client's
+// that no file imports by name), the fix calls its Eval with the script's
+// source in a package constant; an interface without Eval gets no fix, and
+// the message says so. The token can be a field of the receiver that only
+// the literal building it sets (a per-process owner id): the release
+// compares with its own receiver's field. A lock whose value is a constant cannot be checked: give it a random token
 // first (LV204). memcached has no scripts: with gomemcache, Get the item, compare its Value
 // with the token, and CompareAndSwap it with Expiration -1 (it fails if the
 // item changed after the Get). lockvet reports a gomemcache Delete without a

@@ -106,8 +106,13 @@ in one step: a Lua compare-and-delete script (redis.NewScript), or, on Redis
 8.4 and later with a go-redis that has it, DelExArgs with Mode "IFEQ". The
 suggested fix declares the script once per package (or reuses an equivalent
 one) and runs it in place of the DEL, when the token the lock was acquired
-with is at hand; configured for Redis 8.4+, it offers DelExArgs first. A
-lock whose value is a constant cannot be checked: give it a random token
+with is at hand; configured for Redis 8.4+, it offers DelExArgs first.
+Through the project's own Redis interface (or an alias of the client's
+that no file imports by name), the fix calls its Eval with the script's
+source in a package constant; an interface without Eval gets no fix, and
+the message says so. The token can be a field of the receiver that only
+the literal building it sets (a per-process owner id): the release
+compares with its own receiver's field. A lock whose value is a constant cannot be checked: give it a random token
 first (LV204). memcached has no scripts: with gomemcache, Get the item, compare its Value
 with the token, and CompareAndSwap it with Expiration -1 (it fails if the
 item changed after the Get). lockvet reports a gomemcache Delete without a
@@ -277,13 +282,16 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 		noFix = "acquire in another function"
 	}
 	if !constValue {
-		if tok, ok := tokenAt(pass, lk, d, key); ok {
+		if tok, ok := tokenAt(pass, res, lk, d, key); ok {
 			for _, rel := range d.Releases(pass, tok, redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4)}) {
 				m := fixScript
 				if rel.Kind == redisops.ReleaseDelEx {
 					m = fixDelEx
 				}
 				diag.SuggestedFixes = append(diag.SuggestedFixes, analysis.SuggestedFix{Message: m, TextEdits: rel.Edits})
+			}
+			if len(diag.SuggestedFixes) == 0 {
+				noFix = d.ReleaseWhy(pass)
 			}
 		}
 		// A hint that says why there is no fix takes the place of the
@@ -405,7 +413,7 @@ func afterFailedAcquire(pass *analysis.Pass, a, d *redisops.Op) bool {
 // tokenAt returns source text, valid at d, of the value the lock was
 // acquired with, when that value is a variable or a field that d can
 // still read unchanged.
-func tokenAt(pass *analysis.Pass, lk *lockid.Lock, d *redisops.Op, key ast.Expr) (string, bool) {
+func tokenAt(pass *analysis.Pass, res *redisops.Result, lk *lockid.Lock, d *redisops.Op, key ast.Expr) (string, bool) {
 	info := pass.TypesInfo
 	a := lk.Acquire
 	v := ast.Unparen(a.Value)
@@ -449,7 +457,7 @@ func tokenAt(pass *analysis.Pass, lk *lockid.Lock, d *redisops.Op, key ast.Expr)
 		// path of its own variable of the same type.
 		aVar, dVar, ok := keyid.SameFields(a.KeyForm(), d.FormOf(key))
 		if !ok || len(path) == 0 || aVar != rootVar || !types.Identical(dVar.Type(), rootVar.Type()) {
-			return "", false
+			return recvField(pass, res, a, d, rootVar, path)
 		}
 		text := dVar.Name()
 		for _, s := range path {
@@ -458,6 +466,69 @@ func tokenAt(pass *analysis.Pass, lk *lockid.Lock, d *redisops.Op, key ast.Expr)
 		return text, true
 	}
 	return "", false
+}
+
+// recvField handles Lock/Unlock methods of one type whose value is a
+// field of the receiver (l.owner, set when the value is built) and whose
+// keys have the same shape but are no fields (l.key(name)): the release
+// compares with the same field of its own receiver. The field must be
+// written only in composite literals, so that it holds at the release what
+// it held at the acquire.
+func recvField(pass *analysis.Pass, res *redisops.Result, a, d *redisops.Op, root *types.Var, path []*ast.Ident) (string, bool) {
+	info := pass.TypesInfo
+	aRecv, ok := recvOf(info, a)
+	if !ok || aRecv != root || len(path) == 0 {
+		return "", false
+	}
+	dRecv, ok := recvOf(info, d)
+	if !ok || dRecv.Name() == "_" || !types.Identical(deref(dRecv.Type()), deref(aRecv.Type())) ||
+		astx.AssignedIn(info, d.Func.Body, dRecv) || astx.AssignedIn(info, a.Func.Body, aRecv) {
+		return "", false
+	}
+	fields := map[*types.Var]bool{}
+	for _, id := range path {
+		f, ok := info.Uses[id].(*types.Var)
+		if !ok || !f.IsField() {
+			return "", false
+		}
+		fields[f.Origin()] = true
+	}
+	assigned := false
+	astx.FieldWrites(info, res.Inspector, func(f *types.Var, _ ast.Expr, at ast.Node) {
+		if !fields[f] {
+			return
+		}
+		switch at.(type) {
+		case *ast.KeyValueExpr:
+		case ast.Stmt, *ast.UnaryExpr:
+			assigned = true
+		}
+	})
+	if assigned {
+		return "", false
+	}
+	text := dRecv.Name()
+	for _, s := range path {
+		text += "." + s.Name
+	}
+	return text, true
+}
+
+// recvOf is the receiver of the method declaration holding o.
+func recvOf(info *types.Info, o *redisops.Op) (*types.Var, bool) {
+	decl, ok := o.Func.Node.(*ast.FuncDecl)
+	if !ok || decl.Recv == nil || len(decl.Recv.List) != 1 || len(decl.Recv.List[0].Names) != 1 {
+		return nil, false
+	}
+	v, ok := info.Defs[decl.Recv.List[0].Names[0]].(*types.Var)
+	return v, ok
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
 }
 
 // sameParam handles helper pairs such as Lock(ctx, key, token) /

@@ -148,8 +148,9 @@ const (
 type lockCall struct {
 	call     *ast.CallExpr
 	form     int
-	stmt     ast.Stmt // the statement holding the call (the if for the if forms)
-	list     ast.Node // the statement list holding stmt
+	stmt     ast.Stmt        // the statement holding the call (the if for the if forms)
+	assign   *ast.AssignStmt // formAssign in an if's init: the assignment
+	list     ast.Node        // the statement list holding stmt
 	decl     *ast.FuncDecl
 	from, to token.Pos // where the kept token is in scope
 	outer    bool      // formIfInit: an Unlock after the if needs it
@@ -346,7 +347,17 @@ func (p *pair) classify(call *ast.CallExpr, path []ast.Node, decl *ast.FuncDecl)
 			return nil, passed
 		}
 		if ifs, ok := path[i-1].(*ast.IfStmt); ok && ifs.Init == x {
-			if x.Tok != token.DEFINE || i < 2 || !isList(path[i-2]) {
+			if i < 2 || !isList(path[i-2]) {
+				return nil, passed
+			}
+			if x.Tok == token.ASSIGN {
+				// if err = Lock(); err != nil: the token is declared
+				// before the if and assigned with the others.
+				lc.form, lc.stmt, lc.assign, lc.list = formAssign, ifs, x, path[i-2]
+				lc.from, lc.to = x.End(), lc.list.End()
+				return lc, ""
+			}
+			if x.Tok != token.DEFINE {
 				return nil, passed
 			}
 			lc.form, lc.stmt, lc.list = formIfInit, ifs, path[i-2]
@@ -409,7 +420,10 @@ func (p *pair) rewriteLock(u *unit, lc *lockCall, taken map[*ast.FuncDecl]map[st
 		if lc.form == formIfInit {
 			as = lc.stmt.(*ast.IfStmt).Init
 		}
-		a := as.(*ast.AssignStmt)
+		a, ok := as.(*ast.AssignStmt)
+		if !ok {
+			a = lc.assign
+		}
 		if lc.form == formIfInit && lc.outer {
 			if w := p.hoistable(u, lc); w != "" {
 				return w
@@ -425,7 +439,7 @@ func (p *pair) rewriteLock(u *unit, lc *lockCall, taken map[*ast.FuncDecl]map[st
 			break
 		}
 		if lc.form == formAssign && a.Tok == token.ASSIGN && lc.used {
-			p.insert(a.Pos(), "var "+tok+" string\n"+indent)
+			p.insert(lc.stmt.Pos(), "var "+tok+" string\n"+indent)
 		}
 		if p.k == len(a.Lhs) {
 			p.insert(a.Lhs[len(a.Lhs)-1].End(), ", "+tok)

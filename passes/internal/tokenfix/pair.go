@@ -230,6 +230,9 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 	for _, d := range p.dels {
 		rels := d.Releases(pass, p.uName, opts)
 		if len(rels) == 0 {
+			if why := d.ReleaseWhy(pass); why != "" {
+				return no(why)
+			}
 			return no(fmt.Sprintf("can't rewrite this %s", d.Method))
 		}
 		p.edits = append(p.edits, rels[0].Edits...)

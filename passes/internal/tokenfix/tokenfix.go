@@ -144,6 +144,9 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 	for _, d := range dels {
 		rels := d.Releases(pass, name, opts)
 		if len(rels) == 0 {
+			if why := d.ReleaseWhy(pass); why != "" {
+				return no(why)
+			}
 			return no(fmt.Sprintf("can't rewrite this %s", d.Method))
 		}
 		edits = append(edits, rels[0].Edits...)

@@ -95,3 +95,94 @@ func session(b store.Backend, sid, user string) error {
 	}
 	return b.Del("sess:" + sid)
 }
+
+// --- the project's own command values ---
+
+// Own is a project interface whose command values are its own: Eval's
+// reply has no Int64, only Err, Val and Result.
+type Own interface {
+	SetNX(ctx context.Context, key string, value any, ttl time.Duration) OwnBool
+	Del(ctx context.Context, keys ...string) OwnInt
+	Eval(ctx context.Context, script string, keys []string, args ...any) OwnAny
+}
+
+type OwnBool interface {
+	Err() error
+	Val() bool
+	Result() (bool, error)
+}
+
+type OwnInt interface {
+	Err() error
+	Val() int64
+	Result() (int64, error)
+}
+
+type OwnAny interface {
+	Err() error
+	Val() any
+	Result() (any, error)
+}
+
+// Only the error of the DEL's Result is read: the Eval's stands in.
+func own(ctx context.Context, s Own, key, tok string) error {
+	ok, err := s.SetNX(ctx, key, tok, 30*time.Second).Result()
+	if err != nil || !ok {
+		return errBusy
+	}
+	err = work()
+	_, derr := s.Del(ctx, key).Result() // want `Del of lock key key does not check the owner`
+	return errors.Join(err, derr)
+}
+
+// The count is read: Eval's Result has no count, so no fix.
+func ownCount(ctx context.Context, s Own, key, tok string) bool {
+	ok, err := s.SetNX(ctx, key, tok, 30*time.Second).Result()
+	if err != nil || !ok {
+		return false
+	}
+	n, _ := s.Del(ctx, key).Result() // want `Del of lock key key does not check the owner.*\(no fix: its reply is used\)`
+	return n == 1
+}
+
+// A Backend has no Eval: no fix, and the message says why.
+func plain(b store.Backend, key, tok string) error {
+	ok, err := b.SetNx(key, tok, 30)
+	if err != nil || !ok {
+		return errBusy
+	}
+	return b.Del(key) // want `Del of lock key key does not check the owner.*\(no fix: Backend has no Eval\)`
+}
+
+// Flow's lock pair writes a constant: the fix threads a token from
+// getLock, whose result its caller assigns in an if, to releaseLock.
+type Flow struct {
+	s   Own
+	key string
+}
+
+func (f *Flow) getLock(ctx context.Context) error {
+	ok, err := f.s.SetNX(ctx, f.key, 1, time.Minute).Result()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errBusy
+	}
+	return nil
+}
+
+func (f *Flow) releaseLock(ctx context.Context) {
+	_, err := f.s.Del(ctx, f.key).Result() // want `Del of lock key f.key does not check the owner, and every holder writes 1`
+	if err != nil {
+		return
+	}
+}
+
+func (f *Flow) run(ctx context.Context) (err error) {
+	if err = f.getLock(ctx); err != nil {
+		return err
+	}
+	defer f.releaseLock(ctx)
+	return work()
+}

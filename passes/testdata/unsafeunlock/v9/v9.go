@@ -363,3 +363,30 @@ func reset(ctx context.Context, rdb *redis.Client, key, token string) {
 func questionKey(ctx context.Context, rdb *redis.Client) {
 	rdb.Del(ctx, "lock:page?id=7")
 }
+
+// The DEL's command value kept in a variable and read by Err: the script's
+// *Cmd has Err too, so the release is rewritten and the reads stay.
+func cmdKept(ctx context.Context, rdb *redis.Client, key, token string) error {
+	rdb.SetNX(ctx, key, token, ttl)
+	ret := rdb.Del(ctx, key) // want `Del of lock key key does not check the owner`
+	if ret.Err() != nil {
+		return ret.Err()
+	}
+	return nil
+}
+
+// Kept, and its count read by Result: Result becomes Int64, which the
+// script's *Cmd answers with the keys deleted.
+func cmdKeptCount(ctx context.Context, rdb *redis.Client, key, token string) (bool, error) {
+	rdb.SetNX(ctx, key, token, ttl)
+	ret := rdb.Del(ctx, key) // want `Del of lock key key does not check the owner`
+	n, err := ret.Result()
+	return n == 1, err
+}
+
+// Kept and its Val compared: a *Cmd's Val is no count, so no fix.
+func cmdKeptVal(ctx context.Context, rdb *redis.Client, key, token string) bool {
+	rdb.SetNX(ctx, key, token, ttl)
+	ret := rdb.Del(ctx, key) // want `Del of lock key key does not check the owner`
+	return ret.Val() == 1
+}
