@@ -34,7 +34,10 @@
 // source in a package constant; an interface without Eval gets no fix, and
 // the message says so. The token can be a field of the receiver that only
 // the literal building it sets (a per-process owner id): the release
-// compares with its own receiver's field. A lock whose value is a constant cannot be checked: give it a random token
+// compares with its own receiver's field. A lock struct whose Lock keeps
+// no token (the key in a field, a random or constant value written and
+// forgotten) gets a token field: Lock stores its value there (a random
+// token in place of a constant) and Unlock compares with it. A lock whose value is a constant cannot be checked: give it a random token
 // first (LV204). memcached has no scripts: with gomemcache, Get the item, compare its Value
 // with the token, and CompareAndSwap it with Expiration -1 (it fails if the
 // item changed after the Get). lockvet reports a gomemcache Delete without a

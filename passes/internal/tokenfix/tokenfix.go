@@ -105,7 +105,14 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 		}
 	}
 	if len(dels) == 0 {
-		return buildPair(pass, res, a, opts, mod, file, value)
+		p := buildPair(pass, res, a, opts, mod, file, value)
+		if !p.OK {
+			// A lock struct: the token goes in a field of the receiver.
+			if f := Field(pass, res, a, opts); f.OK {
+				return f
+			}
+		}
+		return p
 	}
 	for _, o := range res.Ops {
 		if o.Func == nil || o.Call.Pos() >= a.Func.Node.Pos() && o.Call.End() <= a.Func.Node.End() {
