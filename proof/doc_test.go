@@ -40,6 +40,7 @@ var cases = []proofCase{
 	{"3c", "a lock acquired with a constant value and released by DEL after it expired and the same code in another process took it", "LV204", "constvalue", "WithLock", "TestProofConstValue", redisBoth},
 	{"3d", "a Lock/Unlock helper pair with a constant value: the late Unlock's DEL after the lock expired and the same code in another process took it", "LV204", "constpair", "lock, unlock", "TestProofConstPair", redisBoth},
 	{"3e", "GET finds the lock missing, then a plain SET takes it; another process takes it in between", "LV107", "checkthenset", "Mutex.TryLock", "TestProofCheckThenSet", redisBoth},
+	{"3f", "a lock struct: Lock keeps the key in a field and writes a random value it does not keep; the late Unlock's DEL after the lock expired and another process took it", "LV201", "lockstruct", "mutex.Lock, mutex.Unlock", "TestProofLockStruct", redisBoth},
 	{"4", "bare PEXPIRE renewal after the lock expired and another process took it", "LV203", "unsaferenew", "Mutex.Refresh", "TestProofUnsafeRenew", redisBoth},
 	{"5a", "TTL written as 30 where a time.Duration is expected", "LV104", "ttlunit", "AcquireUntyped", "TestProofTTLUnit", redisBoth},
 	{"5b", "TTL converted with time.Duration(ttl.Seconds())", "LV104", "ttlunit", "AcquireSeconds", "TestProofTTLUnit", redisBoth},

@@ -73,6 +73,7 @@ var wantFindings = map[string][]string{
 	"unsafeunlock":  {"LV201 Mutex.Unlock"},
 	"constvalue":    {"LV204 WithLock", "LV201 WithLock"},
 	"constpair":     {"LV204 lock", "LV201 unlock"},
+	"lockstruct":    {"LV201 mutex.Unlock"},
 	"checkthendel":  {"LV202 Mutex.Unlock"},
 	"checkthenset":  {"LV107 Mutex.TryLock"},
 	"unsaferenew":   {"LV203 Mutex.Refresh"},

@@ -20,6 +20,7 @@ import (
 	bugcts "github.com/lockvet/lockvet/proof/internal/buggy/checkthenset"
 	bugpair "github.com/lockvet/lockvet/proof/internal/buggy/constpair"
 	bugconst "github.com/lockvet/lockvet/proof/internal/buggy/constvalue"
+	bugstruct "github.com/lockvet/lockvet/proof/internal/buggy/lockstruct"
 	bugsetnx "github.com/lockvet/lockvet/proof/internal/buggy/setnxexpire"
 	bugttl "github.com/lockvet/lockvet/proof/internal/buggy/ttlunit"
 	bugtx "github.com/lockvet/lockvet/proof/internal/buggy/txacquire"
@@ -30,6 +31,7 @@ import (
 	fixcts "github.com/lockvet/lockvet/proof/internal/fixed/checkthenset"
 	fixpair "github.com/lockvet/lockvet/proof/internal/fixed/constpair"
 	fixconst "github.com/lockvet/lockvet/proof/internal/fixed/constvalue"
+	fixstruct "github.com/lockvet/lockvet/proof/internal/fixed/lockstruct"
 	fixsetnx "github.com/lockvet/lockvet/proof/internal/fixed/setnxexpire"
 	fixttl "github.com/lockvet/lockvet/proof/internal/fixed/ttlunit"
 	fixtx "github.com/lockvet/lockvet/proof/internal/fixed/txacquire"
@@ -310,6 +312,15 @@ func TestProofConstPair(t *testing.T) {
 	lateRelease(t, "3d", bugpair.WithLock, fixpair.WithLock,
 		"A's late unlock deletes B's lock: both hold the value \"1\"",
 		"A's late unlock deletes nothing; lock returned a token that unlock compares")
+}
+
+// The lock struct: Lock keeps the key in a field and forgets the value it
+// wrote; the fix keeps it in a token field that Unlock compares.
+func TestProofLockStruct(t *testing.T) {
+	t.Parallel()
+	lateRelease(t, "3f", bugstruct.WithLock, fixstruct.WithLock,
+		"A's late Unlock deletes B's lock: the mutex kept no token to compare",
+		"A's late Unlock deletes nothing; Lock kept its token in the mutex and Unlock compares it")
 }
 
 // lateRelease runs case id: A holds the lock past its TTL while B, the
