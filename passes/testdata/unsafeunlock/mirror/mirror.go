@@ -98,34 +98,8 @@ func session(b store.Backend, sid, user string) error {
 
 // --- the project's own command values ---
 
-// Own is a project interface whose command values are its own: Eval's
-// reply has no Int64, only Err, Val and Result.
-type Own interface {
-	SetNX(ctx context.Context, key string, value any, ttl time.Duration) OwnBool
-	Del(ctx context.Context, keys ...string) OwnInt
-	Eval(ctx context.Context, script string, keys []string, args ...any) OwnAny
-}
-
-type OwnBool interface {
-	Err() error
-	Val() bool
-	Result() (bool, error)
-}
-
-type OwnInt interface {
-	Err() error
-	Val() int64
-	Result() (int64, error)
-}
-
-type OwnAny interface {
-	Err() error
-	Val() any
-	Result() (any, error)
-}
-
 // Only the error of the DEL's Result is read: the Eval's stands in.
-func own(ctx context.Context, s Own, key, tok string) error {
+func own(ctx context.Context, s store.Own, key, tok string) error {
 	ok, err := s.SetNX(ctx, key, tok, 30*time.Second).Result()
 	if err != nil || !ok {
 		return errBusy
@@ -136,7 +110,7 @@ func own(ctx context.Context, s Own, key, tok string) error {
 }
 
 // The count is read: Eval's Result has no count, so no fix.
-func ownCount(ctx context.Context, s Own, key, tok string) bool {
+func ownCount(ctx context.Context, s store.Own, key, tok string) bool {
 	ok, err := s.SetNX(ctx, key, tok, 30*time.Second).Result()
 	if err != nil || !ok {
 		return false
@@ -157,7 +131,7 @@ func plain(b store.Backend, key, tok string) error {
 // Flow's lock pair writes a constant: the fix threads a token from
 // getLock, whose result its caller assigns in an if, to releaseLock.
 type Flow struct {
-	s   Own
+	s   store.Own
 	key string
 }
 

@@ -68,6 +68,32 @@ type Wrapped interface {
 	Close() error
 }
 
+// Own is a project interface whose command values are its own: Eval's
+// reply has no Int64, only Err, Val and Result.
+type Own interface {
+	SetNX(ctx context.Context, key string, value any, ttl time.Duration) OwnBool
+	Del(ctx context.Context, keys ...string) OwnInt
+	Eval(ctx context.Context, script string, keys []string, args ...any) OwnAny
+}
+
+type OwnBool interface {
+	Err() error
+	Val() bool
+	Result() (bool, error)
+}
+
+type OwnInt interface {
+	Err() error
+	Val() int64
+	Result() (int64, error)
+}
+
+type OwnAny interface {
+	Err() error
+	Val() any
+	Result() (any, error)
+}
+
 // --- no mirror ---
 
 // Mem is an in-memory cache: no error, no client.
