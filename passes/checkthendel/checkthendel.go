@@ -168,6 +168,13 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 		}
 		if !constToken {
 			diag.SuggestedFixes = suggest(pass, cfg, d, c)
+			if len(diag.SuggestedFixes) == 0 {
+				// The delete itself cannot be rewritten (an interface
+				// without Eval): say so.
+				if why := d.ReleaseWhy(pass); why != "" {
+					diag.Message += " (no fix: " + why + ")"
+				}
+			}
 		}
 		r.Report(diag)
 	}
