@@ -19,7 +19,10 @@ package acquireresult
 //     error and hands the lock to its caller (fail-open), or either
 //     reaches the release of the lock in the same function, made there or
 //     by a helper, or deferred after the last test of the reply (the
-//     critical section ran without the lock).
+//     critical section ran without the lock), or a call of the work the
+//     function was handed (a parameter of type func(), func() error or
+//     func(context.Context) error) that the acquired outcome reaches too
+//     (RunExclusive(ctx, name, fn) falling through into fn).
 //
 // Each finding needs evidence that the key is a lock: the package releases
 // it (lockid), the code names it one (lockid.Named), the call takes a
@@ -58,9 +61,11 @@ reports a held key from SetNX as false with a nil error, and from SetArgs with
 Mode "NX" as the redis.Nil error. Code that checks only SetNX's error, ignores
 the reply, handles only redis.Nil, or reports "acquired" when the command
 failed (returns true; returns a nil error from a helper whose busy is an
-error; logs the error and falls through into the work and the release)
-runs the critical section without the lock: two processes do the work
-at once, and during a Redis outage every caller does. Lock libraries report
+error; logs the error and falls through into the work and the release,
+or into the function it was handed to run) runs the critical section
+without the lock: two processes do the work at once, and during a Redis
+outage every caller does. A random token written with NX and a TTL is
+a lock whatever the function is called. Lock libraries report
 both busy and failed as the error of their acquire; code that drops it has
 the same bug. So has an INCR lock that drops INCR's error: a failed INCR
 reads as the count 0, which IsLocked's n > 1 takes for "not locked".`,
@@ -365,6 +370,9 @@ func (c *checker) flow(a *redisops.Op, out redisops.Outcome) {
 			if kind == retNil && (!f.nilAcq || !f.busyErr || f.busyNil || c.failOpenNoted(a, s.node)) {
 				continue
 			}
+			if kind == work && (s.s&acquired == 0 || s.plain&bit == 0 || bit == failed && c.failOpenNoted(a, s.node)) {
+				continue // the work is run only then (a fallback), or on a test of something else
+			}
 			if pick == nil || s.node.Pos() < pick.node.Pos() {
 				pick = s
 			}
@@ -378,6 +386,8 @@ func (c *checker) flow(a *redisops.Op, out redisops.Outcome) {
 	choose(release, failed, fmt.Sprintf("when %s fails, this path still runs the work and the release without the lock; stop on the error", a.Method))
 	choose(retTrue, busy, fmt.Sprintf("when %s finds the lock busy, this path still returns true (acquired): two holders run at once; return false", a.Method))
 	choose(release, busy, fmt.Sprintf("when %s finds the lock busy, this path still runs the work and the release; stop when the key was not set", a.Method))
+	choose(work, failed, fmt.Sprintf("when %s fails, this path still runs the work (%%s) without the lock; stop on the error", a.Method))
+	choose(work, busy, fmt.Sprintf("when %s finds the lock busy, this path still runs the work (%%s); stop when the key was not set", a.Method))
 	if pick == nil {
 		return
 	}
@@ -385,13 +395,19 @@ func (c *checker) flow(a *redisops.Op, out redisops.Outcome) {
 	if !ok {
 		return
 	}
+	if pick.kind == work {
+		msg = fmt.Sprintf(msg, fixes.Text(c.pass.Fset, pick.call.Fun))
+	}
 	d := analysis.Diagnostic{Pos: a.Call.Pos(), End: out.Expr.End(), Message: msg}
 	if fix := c.failClosedFix(f, pick); fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
-	if pick.kind == retTrue || pick.kind == retNil {
+	switch pick.kind {
+	case retTrue, retNil:
 		d.Related = []analysis.RelatedInformation{{Pos: pick.node.Pos(), End: pick.node.End(), Message: "returns acquired here"}}
-	} else {
+	case work:
+		d.Related = []analysis.RelatedInformation{{Pos: pick.node.Pos(), End: pick.node.End(), Message: "the work runs here"}}
+	default:
 		rel = pick.rel
 	}
 	if rel != nil {

@@ -8,9 +8,11 @@
 // Mode "NX" as the redis.Nil error. Code that checks only SetNX's error, ignores
 // the reply, handles only redis.Nil, or reports "acquired" when the command
 // failed (returns true; returns a nil error from a helper whose busy is an
-// error; logs the error and falls through into the work and the release)
-// runs the critical section without the lock: two processes do the work
-// at once, and during a Redis outage every caller does. Lock libraries report
+// error; logs the error and falls through into the work and the release,
+// or into the function it was handed to run) runs the critical section
+// without the lock: two processes do the work at once, and during a Redis
+// outage every caller does. A random token written with NX and a TTL is
+// a lock whatever the function is called. Lock libraries report
 // both busy and failed as the error of their acquire; code that drops it has
 // the same bug. So has an INCR lock that drops INCR's error: a failed INCR
 // reads as the count 0, which IsLocked's n > 1 takes for "not locked".

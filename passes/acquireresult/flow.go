@@ -126,12 +126,17 @@ const (
 	// as a non-nil error and does not release the lock itself (it hands
 	// the lock to its caller, who takes nil for acquired).
 	retNil
+	// work: a call of the work the function was handed (a parameter of
+	// function type, workParam), at a point that the acquired outcome
+	// reaches too: the critical section, run whatever the reply said.
+	work
 )
 
 type sink struct {
 	kind sinkKind
 	node ast.Node
 	rel  *lockid.Release
+	call *ast.CallExpr // for work, the call of the work parameter
 	s    outcomes
 	// plain: the outcomes that reach the sink on paths that branched on
 	// the reply only.
@@ -161,6 +166,8 @@ type flow struct {
 	// error, bool result or not (-1 if not): where a fail-closed fix puts
 	// the acquire's error.
 	lastErr int
+	// works are the function's parameters that are its work (workParam).
+	works map[types.Object]bool
 	// lastUse is the end of the last read of the reply: a deferred release
 	// registered after it runs whatever the reply said.
 	lastUse token.Pos
@@ -220,7 +227,17 @@ func newFlow(pass *analysis.Pass, locks *lockid.Locks, fn *funcFacts, a *redisop
 			f.rels = append(f.rels, r)
 		}
 	}
-	if len(f.rels) == 0 && f.boolIdx < 0 && f.errIdx < 0 {
+	if sig != nil {
+		for i := range sig.Params().Len() {
+			if p := sig.Params().At(i); workParam(p.Type()) {
+				if f.works == nil {
+					f.works = map[types.Object]bool{}
+				}
+				f.works[p] = true
+			}
+		}
+	}
+	if len(f.rels) == 0 && f.boolIdx < 0 && f.errIdx < 0 && len(f.works) == 0 {
 		return nil // no sink: nothing to follow
 	}
 	if f.derived(a, out) {
@@ -319,7 +336,7 @@ func (f *flow) run() {
 // use. Nodes after all of these change only the state, which nothing reads
 // any more.
 func (f *flow) horizon() token.Pos {
-	if f.boolIdx >= 0 || f.errIdx >= 0 && len(f.rels) == 0 {
+	if f.boolIdx >= 0 || f.errIdx >= 0 && len(f.rels) == 0 || len(f.works) > 0 {
 		return f.a.Func.Body.End()
 	}
 	last := f.a.Call.End()
@@ -400,7 +417,7 @@ func (f *flow) owned(n ast.Node, s state) state {
 
 // visit records what reaches the sinks in n.
 func (f *flow) visit(n ast.Node, s state) {
-	record := func(kind sinkKind, node ast.Node, rel *lockid.Release) {
+	record := func(kind sinkKind, node ast.Node, rel *lockid.Release) *sink {
 		sk := f.sinks[node]
 		if sk == nil {
 			sk = &sink{kind: kind, node: node, rel: rel}
@@ -408,6 +425,7 @@ func (f *flow) visit(n ast.Node, s state) {
 		}
 		sk.s |= s.outcomes()
 		sk.plain |= s.plain()
+		return sk
 	}
 	switch n := n.(type) {
 	case *ast.ReturnStmt:
@@ -440,12 +458,54 @@ func (f *flow) visit(n ast.Node, s state) {
 			return
 		}
 	}
+	if len(f.works) > 0 {
+		for _, call := range f.workCalls(n) {
+			record(work, call, nil).call = call
+		}
+	}
 	for i := range f.rels {
 		r := &f.rels[i]
 		if p := relPos(r); n.Pos() <= p && p < n.End() {
 			record(release, n, r)
 		}
 	}
+}
+
+// workParam reports whether a parameter of type t is work handed to the
+// function to run under the lock: a func with no parameters or one
+// context.Context, and no results or one error (func(), func() error,
+// func(context.Context) error). A callback that takes what happened (an
+// error handler, a logger, a key builder) is not one.
+func workParam(t types.Type) bool {
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || sig.Params().Len() > 1 || sig.Results().Len() > 1 {
+		return false
+	}
+	if sig.Params().Len() == 1 {
+		named, ok := types.Unalias(sig.Params().At(0).Type()).(*types.Named)
+		if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "context" || named.Obj().Name() != "Context" {
+			return false
+		}
+	}
+	return sig.Results().Len() == 0 || types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type())
+}
+
+// workCalls are the calls of a work parameter in n (not in a function
+// literal, a go or a defer statement, which run elsewhere or later).
+func (f *flow) workCalls(n ast.Node) []*ast.CallExpr {
+	var out []*ast.CallExpr
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
+			return false
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && f.works[f.info.Uses[id]] {
+				out = append(out, n)
+			}
+		}
+		return true
+	})
+	return out
 }
 
 func (f *flow) constBool(e ast.Expr) *bool {
