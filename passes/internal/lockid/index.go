@@ -60,6 +60,12 @@ func (l *Locks) buildIndex() {
 		var shapes []keyid.Anchor
 		for _, k := range op.Keys {
 			shapes = append(shapes, l.shapeKeys(op, k)...)
+			if op.KeysSpread {
+				continue // the slice's own anchors (collect.go)
+			}
+			if s, ok := keyid.SliceOf(op.FormOf(k)); ok {
+				shapes = append(shapes, keyid.Anchors(s)...)
+			}
 		}
 		for _, k := range dedupe(shapes) {
 			x.opsByShape[k] = append(x.opsByShape[k], i)
@@ -168,6 +174,11 @@ func (l *Locks) Candidates(a *redisops.Op) []*redisops.Op {
 	to := a.Func.Node.End()
 	for _, k := range l.shapeKeys(a, a.Key()) {
 		idx = append(idx, x.opsByShape[k]...)
+	}
+	for _, s := range l.collected(a) {
+		for _, k := range keyid.Anchors(s) {
+			idx = append(idx, x.opsByShape[k]...)
+		}
 	}
 	idx = append(idx, l.counterpartOps(a)...)
 	idx = append(idx, l.storedOps(a)...)

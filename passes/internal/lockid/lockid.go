@@ -20,7 +20,10 @@
 //     to the caller, released through its method: holder.go);
 //   - a GETSET of the key (or of a key of its shape) writes the token an
 //     acquire of the package writes and compares the value it replaced
-//     with it: the holder renewing its own lock (token.go).
+//     with it: the holder renewing its own lock (token.go);
+//   - the key is an element of a slice that an acquire's key is appended
+//     to (a lock per element of a batch), or of the slice a counterpart
+//     acquire helper returns so (LockKeys/UnlockKeys): collect.go.
 //
 // When none holds, the key is not a lock key and checks stay silent.
 //
@@ -112,6 +115,9 @@ type Locks struct {
 
 	fieldsOnce sync.Once
 	fields     map[*types.Var][]ast.Expr // the values written to each field (fresh.go)
+
+	collectMu sync.Mutex
+	collect   map[*redisops.Op][]keyid.Form // the slices each acquire's key is appended to (collect.go)
 }
 
 type locksKey struct{}
@@ -157,7 +163,10 @@ func (l *Locks) Of(op *redisops.Op, key ast.Expr) *Lock {
 	if lk := l.stored(op, key); lk != nil {
 		return lk
 	}
-	return l.tokenHeld(op, key)
+	if lk := l.tokenHeld(op, key); lk != nil {
+		return lk
+	}
+	return l.collectedOf(op, key)
 }
 
 // sameFunc finds an acquire of key earlier in op's function or in a

@@ -52,11 +52,14 @@ func (l *Locks) Match(a, op *redisops.Op, key ast.Expr) (Evidence, *ast.CallExpr
 	if a.Func == nil || op.Func == nil || a.Key() == nil || key == nil {
 		return 0, nil
 	}
+	if op.KeysSpread {
+		return l.collects(a, op, key), nil // collect.go
+	}
 	if op.Func == a.Func || astx.Encloses(a.Func.Node, op.Func.Node) {
 		if keyid.Same(a.KeyForm(), op.FormOf(key)) {
 			return SameFunc, nil
 		}
-		return 0, nil
+		return l.collects(a, op, key), nil
 	}
 	if l.sameShape(a, op, key) && l.ShapeCounts(a, op, key) {
 		return SameShape, nil
@@ -70,7 +73,7 @@ func (l *Locks) Match(a, op *redisops.Op, key ast.Expr) (Evidence, *ast.CallExpr
 	if l.storedIn(a, op, key) != nil {
 		return Stored, nil
 	}
-	return 0, nil
+	return l.collects(a, op, key), nil
 }
 
 // Releases lists the operations that release a's key: a DEL/UNLINK of it,
@@ -87,9 +90,6 @@ func (l *Locks) Releases(a *redisops.Op) []Release {
 		checked := false
 		switch d.Kind {
 		case redisops.Delete:
-			if d.KeysSpread {
-				continue
-			}
 			keys = d.Keys
 		case redisops.CompareDelete:
 			keys, checked = d.Keys[:1], true

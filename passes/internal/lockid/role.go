@@ -93,6 +93,9 @@ func (l *Locks) role(a *redisops.Op) Role {
 // owner check) says nothing of whether the work failed.
 func (l *Locks) onError(d *redisops.Op, key ast.Expr) bool {
 	lk := l.sameFunc(d, key)
+	if c := l.collectedOf(d, key); lk == nil && c != nil && c.Evidence == SameFunc {
+		lk = c // the slice the acquire's key is appended to (collect.go)
+	}
 	if lk == nil {
 		return false
 	}

@@ -1,0 +1,134 @@
+package lockid
+
+import (
+	"go/ast"
+
+	"github.com/lockvet/lockvet/passes/internal/astx"
+	"github.com/lockvet/lockvet/passes/internal/keyid"
+	"github.com/lockvet/lockvet/passes/internal/lockname"
+	"github.com/lockvet/lockvet/passes/redisops"
+)
+
+// Locks per element of a batch (keyid.Collected): an acquire whose key is
+// appended to a slice takes one lock per element of that slice, and a
+// release of the slice (Del(ctx, keys...), or a DEL of each element in a
+// range loop over it) releases them. The release is the acquire's:
+//
+//   - SameFunc: in the acquire's function (or one inside it), the same
+//     slice variable (keyid.SameSlice);
+//   - SameShape: in another function, a slice of the same shape (the
+//     same field: l.keys in MLock and in MUnlock), when the code names a
+//     lock (Named: the functions, the receiver's type or the key);
+//   - Counterpart: the acquire's function returns the slice, and the
+//     release is in a release counterpart of it (LockKeys/UnlockKeys,
+//     counterpart.go) that deletes the elements of a slice parameter.
+
+// releasedSlice is the form of the slice key names, used by op: the
+// slice itself for a spread or slice argument, the ranged slice for an
+// element of one.
+func releasedSlice(op *redisops.Op, key ast.Expr) (keyid.Form, bool) {
+	if op.KeysSpread {
+		return op.FormOf(key), true
+	}
+	return keyid.SliceOf(op.FormOf(key))
+}
+
+// collected is the forms of the slices a's key is appended to, read once.
+func (l *Locks) collected(a *redisops.Op) []keyid.Form {
+	l.collectMu.Lock()
+	defer l.collectMu.Unlock()
+	if f, ok := l.collect[a]; ok {
+		return f
+	}
+	var f []keyid.Form
+	if a.Func != nil && a.Key() != nil {
+		f = a.Func.Scope().Collected(a.Key())
+	}
+	if l.collect == nil {
+		l.collect = map[*redisops.Op][]keyid.Form{}
+	}
+	l.collect[a] = f
+	return f
+}
+
+// collects is the evidence that key, used by op, releases the slice a's
+// key is collected in, or 0.
+func (l *Locks) collects(a, op *redisops.Op, key ast.Expr) Evidence {
+	if a.Func == nil || op.Func == nil {
+		return 0
+	}
+	s, ok := releasedSlice(op, key)
+	if !ok {
+		return 0
+	}
+	same := op.Func == a.Func || astx.Encloses(a.Func.Node, op.Func.Node)
+	for _, c := range l.collected(a) {
+		switch {
+		case same && keyid.SameSlice(c, s):
+			return SameFunc
+		case !same && keyid.SameShape(c, s) && (Named(l.pass.TypesInfo, a) || Named(l.pass.TypesInfo, op)):
+			return SameShape
+		case !same && len(s.Parts) == 1 && s.Parts[0].Kind == keyid.Param && len(s.Parts[0].Path) == 0 &&
+			l.returned(a, c) && l.namedPair(a, op):
+			return Counterpart
+		}
+	}
+	return 0
+}
+
+// returned reports whether a's function declaration returns the slice
+// variable c.
+func (l *Locks) returned(a *redisops.Op, c keyid.Form) bool {
+	v := keyid.VarOf(c)
+	decl, _ := l.declFunc(a.Func)
+	if v == nil || decl == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				if id, ok := ast.Unparen(r).(*ast.Ident); ok && l.pass.TypesInfo.Uses[id] == v {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// namedPair reports whether op's function is named as a release or renew
+// counterpart of a's (lockname.Counterparts, on one receiver type or
+// both package-level).
+func (l *Locks) namedPair(a, op *redisops.Op) bool {
+	_, afn := l.declFunc(a.Func)
+	_, fn := l.declFunc(op.Func)
+	if afn == nil || fn == nil || afn == fn {
+		return false
+	}
+	c := l.counterpartIndex()
+	ga, ok1 := c.group[afn]
+	g, ok2 := c.group[fn]
+	return ok1 && ok2 && ga == g && lockname.Counterparts(afn.Name(), fn.Name())
+}
+
+// collectedOf finds an acquire whose key is collected in the slice key
+// (used by op) names.
+func (l *Locks) collectedOf(op *redisops.Op, key ast.Expr) *Lock {
+	if _, ok := releasedSlice(op, key); !ok {
+		return nil
+	}
+	for _, a := range l.acquires {
+		if a == op {
+			continue
+		}
+		if ev := l.collects(a, op, key); ev != 0 && (ev != SameFunc || a.Call.Pos() < op.Call.Pos()) {
+			return &Lock{Acquire: a, Evidence: ev}
+		}
+	}
+	return nil
+}
