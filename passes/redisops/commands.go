@@ -269,6 +269,9 @@ func positional(info *types.Info, op *Op, name string, args []ast.Expr, spread b
 		case roleKeys:
 			if spread {
 				op.KeysSpread = true
+				if len(args) == i+1 {
+					op.KeySlice = args[i] // Do("DEL", keys...)
+				}
 			} else {
 				op.Keys = args[i:]
 			}

@@ -202,7 +202,7 @@ func (g goRedis) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op
 		}
 		op.Kind = Script
 		op.Script = ast.Unparen(call.Fun).(*ast.SelectorExpr).X
-		op.Keys, op.KeysSpread = sliceElems(args[1])
+		op.setSliceKeys(args[1])
 		op.Args = variadic(call, args[2:])
 		return op
 	}
@@ -212,7 +212,7 @@ func (g goRedis) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op
 		}
 		op.Kind = Script
 		op.Script = args[0]
-		op.Keys, op.KeysSpread = sliceElems(args[1])
+		op.setSliceKeys(args[1])
 		op.Args = variadic(call, args[2:])
 		if name == "Eval" || name == "EvalRO" {
 			op.setScriptSrc(info, args[0])
@@ -238,8 +238,7 @@ func (g goRedis) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) *Op
 	}
 	op.Kind = c.kind
 	if c.key < 0 {
-		op.Keys = variadic(call, args)
-		op.KeysSpread = call.Ellipsis.IsValid()
+		op.setVariadicKeys(call, args)
 	} else if k := arg(c.key); k != nil {
 		op.Keys = []ast.Expr{k}
 	} else {

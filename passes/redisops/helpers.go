@@ -54,6 +54,24 @@ func sliceElems(e ast.Expr) ([]ast.Expr, bool) {
 	return nil, true
 }
 
+// setVariadicKeys sets op's keys from tail, the variadic keys of call:
+// the arguments, or, spread (Del(ctx, keys...)), the slice.
+func (o *Op) setVariadicKeys(call *ast.CallExpr, tail []ast.Expr) {
+	o.Keys, o.KeysSpread = variadic(call, tail), call.Ellipsis.IsValid()
+	if o.KeysSpread && len(tail) == 1 {
+		o.KeySlice = tail[0]
+	}
+}
+
+// setSliceKeys sets op's keys from e, a []string of keys: the elements of
+// a literal, or the slice.
+func (o *Op) setSliceKeys(e ast.Expr) {
+	o.Keys, o.KeysSpread = sliceElems(e)
+	if o.KeysSpread {
+		o.KeySlice = e
+	}
+}
+
 func cursorAt(pass *analysis.Pass, n ast.Node) (inspector.Cursor, bool) {
 	in, ok := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	if !ok {

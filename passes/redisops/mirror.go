@@ -498,9 +498,9 @@ func (t *mirrorType) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func)
 			op.Keys = []ast.Expr{args[i]}
 		case 'K':
 			if variadicLast && i == len(mm.layout)-1 {
-				op.Keys, op.KeysSpread = variadic(call, args[i:]), call.Ellipsis.IsValid()
+				op.setVariadicKeys(call, args[i:])
 			} else {
-				op.Keys, op.KeysSpread = sliceElems(args[i])
+				op.setSliceKeys(args[i])
 			}
 		case 'v':
 			op.Value = args[i]

@@ -134,9 +134,14 @@ type Op struct {
 
 	// Keys are the key expressions (one for most commands). KeysSpread is
 	// set when keys are passed as a spread slice (Del(ctx, keys...)) or as
-	// a slice value that is not a literal.
+	// a slice value that is not a literal. KeySlice is then that slice,
+	// when one slice holds all the keys and nothing else (keys in
+	// Del(ctx, keys...), the keys argument of Eval); nil when the keys are
+	// unknown otherwise (a key count that is no constant, keys and
+	// arguments in one spread slice).
 	Keys       []ast.Expr
 	KeysSpread bool
+	KeySlice   ast.Expr
 
 	// Value is the value written (Acquire, Write, GetSet).
 	Value ast.Expr
@@ -263,6 +268,16 @@ func (o *Op) Key() ast.Expr {
 		return nil
 	}
 	return o.Keys[0]
+}
+
+// KeyArgs are the expressions that name o's keys: Keys, or, when one
+// slice holds them all, that slice (KeySlice): the operands a release of
+// many locks names them by.
+func (o *Op) KeyArgs() []ast.Expr {
+	if o.KeySlice != nil {
+		return []ast.Expr{o.KeySlice}
+	}
+	return o.Keys
 }
 
 // KeyForm is the form of the first key (keyid.Form): for a call of a

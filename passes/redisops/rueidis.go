@@ -248,7 +248,7 @@ func (r rueidisClient) op(pass *analysis.Pass, call *ast.CallExpr, fn *types.Fun
 		}
 		op := &Op{Kind: Script, Call: call, Client: r.name, Method: "Exec"}
 		op.Script = ast.Unparen(call.Fun).(*ast.SelectorExpr).X
-		op.Keys, op.KeysSpread = sliceElems(call.Args[2])
+		op.setSliceKeys(call.Args[2])
 		if lit, ok := ast.Unparen(call.Args[3]).(*ast.CompositeLit); ok {
 			op.Args = lit.Elts
 		}
@@ -443,15 +443,25 @@ func (r rueidisClient) fromChain(info *types.Info, call *ast.CallExpr, c *rcmd) 
 		switch a.role {
 		case roleKeys, roleNumKeys:
 			// Key(k…) steps, then the script's Arg(a…) steps.
+			keySteps := 0
 			for _, s := range c.steps {
+				if s.name == "Key" {
+					keySteps++
+				}
 				switch {
 				case s.name == "Key" && s.call.Ellipsis.IsValid():
 					op.KeysSpread = true
+					if len(s.call.Args) == 1 {
+						op.KeySlice = s.call.Args[0] // Key(keys...)
+					}
 				case s.name == "Key":
 					op.Keys = append(op.Keys, s.call.Args...)
 				case s.name == "Arg" && !s.call.Ellipsis.IsValid():
 					op.Args = append(op.Args, s.call.Args...)
 				}
+			}
+			if keySteps > 1 {
+				op.KeySlice = nil // Key(a).Key(rest...): no one slice
 			}
 			if a.role == roleKeys && len(op.Keys) == 0 && !op.KeysSpread {
 				return nil

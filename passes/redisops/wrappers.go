@@ -173,7 +173,7 @@ func (c declCall) fill(op *Op) bool {
 		switch {
 		case c.isVariadic(i):
 			if i <= len(c.args) {
-				op.Keys = variadic(c.call, c.args[i:])
+				op.setVariadicKeys(c.call, c.args[i:])
 			}
 			op.KeysSpread = c.call.Ellipsis.IsValid()
 		case i < len(c.args):

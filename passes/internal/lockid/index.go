@@ -58,13 +58,13 @@ func (l *Locks) buildIndex() {
 	}
 	for i, op := range x.ops {
 		var shapes []keyid.Anchor
-		for _, k := range op.Keys {
+		for _, k := range op.KeyArgs() {
 			shapes = append(shapes, l.shapeKeys(op, k)...)
 			if op.KeysSpread {
 				continue // the slice's own anchors (collect.go)
 			}
 			if s, ok := keyid.SliceOf(op.FormOf(k)); ok {
-				shapes = append(shapes, keyid.Anchors(s)...)
+				shapes = append(shapes, keyid.Anchors(s)...) // an element of a ranged slice (collect.go)
 			}
 		}
 		for _, k := range dedupe(shapes) {

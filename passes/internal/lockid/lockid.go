@@ -146,6 +146,9 @@ func (l *Locks) Of(op *redisops.Op, key ast.Expr) *Lock {
 	if len(l.acquires) == 0 || key == nil {
 		return nil
 	}
+	if op.KeysSpread {
+		return l.collectedOf(op, key) // key is the slice of keys (KeySlice), as in Match
+	}
 	if lk := l.sameFunc(op, key); lk != nil {
 		return lk
 	}

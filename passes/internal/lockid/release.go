@@ -90,7 +90,7 @@ func (l *Locks) Releases(a *redisops.Op) []Release {
 		checked := false
 		switch d.Kind {
 		case redisops.Delete:
-			keys = d.Keys
+			keys = d.KeyArgs() // the keys, or the slice that holds them (collect.go)
 		case redisops.CompareDelete:
 			keys, checked = d.Keys[:1], true
 		case redisops.Script:
