@@ -20,8 +20,9 @@ import (
 // package of the test module, keyid.Anchors is a sound prefilter for
 // Same and SameShape, Releases equals the plain scan of every operation with
 // Match, and Of finds the same same-function and same-shape evidence as
-// the plain scan of every acquire (the evidence that is no index answer,
-// ViaHelper, Counterpart and Token, is left out).
+// the plain scan of every acquire, by key or by a slice the key is
+// collected in (the evidence that is no index answer, ViaHelper,
+// Counterpart, Stored and Token, is left out).
 func TestIndexSameAnswers(t *testing.T) {
 	t.Parallel()
 	pkgs := lvtest.Load(t, "./...")
@@ -64,7 +65,7 @@ func TestIndexSameAnswers(t *testing.T) {
 				checked++
 			}
 			for _, op := range res.Ops {
-				for _, k := range op.Keys {
+				for _, k := range op.KeyArgs() {
 					got, want := locks.Of(op, k), plainOf(locks, op, k)
 					switch {
 					case want != nil && (got == nil || got.Acquire != want.Acquire || got.Evidence != want.Evidence):
@@ -107,10 +108,7 @@ func plainReleases(locks *lockid.Locks, res *redisops.Result, a *redisops.Op) []
 		checked := false
 		switch d.Kind {
 		case redisops.Delete:
-			if d.KeysSpread {
-				continue
-			}
-			keys = d.Keys
+			keys = d.KeyArgs()
 		case redisops.CompareDelete:
 			keys, checked = d.Keys[:1], true
 		case redisops.Script:
@@ -140,10 +138,15 @@ func plainReleases(locks *lockid.Locks, res *redisops.Result, a *redisops.Op) []
 	return rels
 }
 
-// plainOf is Of without the helper evidence, as a scan of every acquire.
+// plainOf is Of without the helper evidence, as a scan of every acquire:
+// by key (Same in the function, SameShape elsewhere), then by a slice
+// the acquire's key is collected in (Collects).
 func plainOf(locks *lockid.Locks, op *redisops.Op, key ast.Expr) *lockid.Lock {
 	if key == nil {
 		return nil
+	}
+	if op.KeysSpread {
+		return plainCollected(locks, op, key)
 	}
 	for _, a := range locks.Acquires() {
 		if a.Func == nil || op.Func == nil || a.Call.Pos() >= op.Call.Pos() {
@@ -159,6 +162,21 @@ func plainOf(locks *lockid.Locks, op *redisops.Op, key ast.Expr) *lockid.Lock {
 	for _, a := range locks.Acquires() {
 		if a.Func != op.Func && keyid.SameShape(a.KeyForm(), op.FormOf(key)) && locks.ShapeCounts(a, op, key) {
 			return &lockid.Lock{Acquire: a, Evidence: lockid.SameShape}
+		}
+	}
+	return plainCollected(locks, op, key)
+}
+
+// plainCollected finds the first acquire whose key is collected in the
+// slice key names (the slice, or an element of it ranged over); in one
+// function the acquire must come first.
+func plainCollected(locks *lockid.Locks, op *redisops.Op, key ast.Expr) *lockid.Lock {
+	for _, a := range locks.Acquires() {
+		if a == op {
+			continue
+		}
+		if ev := locks.Collects(a, op, key); ev != 0 && (ev != lockid.SameFunc || a.Call.Pos() < op.Call.Pos()) {
+			return &lockid.Lock{Acquire: a, Evidence: ev}
 		}
 	}
 	return nil
