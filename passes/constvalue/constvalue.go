@@ -147,7 +147,8 @@ const (
 // use is an operation that releases or renews a lock, or checks its owner.
 type use struct {
 	op         *redisops.Op
-	verb, done string // "releases", "released"; "renews", "renewed"
+	key        ast.Expr // op's key, or for a DEL of many, the slice of keys (KeySlice)
+	verb, done string   // "releases", "released"; "renews", "renewed"
 }
 
 type checker struct {
@@ -261,7 +262,7 @@ type useIndex struct {
 // lock is the lock use i touches, or nil.
 func (x *useIndex) lock(i int) *lockid.Lock {
 	if !x.known[i] {
-		x.lockOf[i], x.known[i] = x.c.locks.Of(x.uses[i].op, x.uses[i].op.Key()), true
+		x.lockOf[i], x.known[i] = x.c.locks.Of(x.uses[i].op, x.uses[i].key), true
 	}
 	return x.lockOf[i]
 }
@@ -297,23 +298,31 @@ func (x *useIndex) candidates(a *redisops.Op) []int {
 func (c *checker) uses() []use {
 	var out []use
 	for _, o := range c.res.Ops {
-		if len(o.Keys) == 0 || o.KeysSpread || o.Func == nil {
+		if o.Func == nil {
+			continue
+		}
+		if o.Kind == redisops.Delete && o.KeySlice != nil {
+			// Del(ctx, keys...): the locks of a batch (lockid's collect.go).
+			out = append(out, use{op: o, key: o.KeySlice, verb: "releases", done: "released"})
+			continue
+		}
+		if len(o.Keys) == 0 || o.KeysSpread {
 			continue
 		}
 		switch o.Kind {
 		case redisops.Delete:
-			out = append(out, use{op: o, verb: "releases", done: "released"})
+			out = append(out, use{op: o, key: o.Key(), verb: "releases", done: "released"})
 		case redisops.Expire:
-			out = append(out, use{op: o, verb: "renews", done: "renewed"})
+			out = append(out, use{op: o, key: o.Key(), verb: "renews", done: "renewed"})
 		case redisops.Script:
 			if o.ScriptSrc == "" {
 				continue
 			}
 			switch lua.Classify(o.ScriptSrc).Kind {
 			case lua.CompareAndDelete, lua.UncheckedDelete:
-				out = append(out, use{op: o, verb: "releases", done: "released"})
+				out = append(out, use{op: o, key: o.Key(), verb: "releases", done: "released"})
 			case lua.CompareAndExpire, lua.UncheckedExpire:
-				out = append(out, use{op: o, verb: "renews", done: "renewed"})
+				out = append(out, use{op: o, key: o.Key(), verb: "renews", done: "renewed"})
 			}
 		}
 	}

@@ -185,7 +185,7 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 		}
 		var key ast.Expr
 		var lk *lockid.Lock
-		for _, k := range d.Keys {
+		for _, k := range d.KeyArgs() {
 			if lk = locks.Of(d, k); lk != nil {
 				key = k
 				break
@@ -239,6 +239,9 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 	// Through helpers, the message names them and where their Redis
 	// calls are.
 	head := fmt.Sprintf("%s of lock key %s does not check the owner", d.Method, keyText)
+	if d.KeySlice != nil && key == d.KeySlice {
+		head = fmt.Sprintf("%s of lock keys %s does not check the owner", d.Method, keyText) // a lock per element (Del(ctx, keys...))
+	}
 	if d.Via != nil {
 		// The acquire's helper and where its Redis call is are in the
 		// related information.

@@ -59,6 +59,11 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 	if file == nil || astx.InTest(pass.Fset, a.Call.Pos()) || ast.IsGenerated(file) {
 		return no("a test or generated file")
 	}
+	if len(a.Func.Scope().Collected(a.Key())) > 0 {
+		// A lock per element of a batch (keys = append(keys, key)): each
+		// key's token would have to be kept with it for its release.
+		return no("a lock per element of a batch")
+	}
 	value, ok := valueText(info, a)
 	if !ok {
 		return no("the value's type takes no string token")

@@ -50,3 +50,30 @@ func Purge(ctx context.Context, rdb *redis.Client, keys []string) {
 		rdb.Del(ctx, k)
 	}
 }
+
+// The same released in one DEL of the slice.
+func LockAll(ctx context.Context, rdb *redis.Client, keys []string) []string {
+	var acquired []string
+	for _, key := range keys {
+		lockKey := prefix + "all:" + key
+		if rdb.SetNX(ctx, lockKey, "1", 0).Val() { // want `lock lockKey is acquired by SetNX with no TTL and nothing expires it`
+			acquired = append(acquired, lockKey)
+		}
+	}
+	return acquired
+}
+
+func UnlockAll(ctx context.Context, rdb *redis.Client, lockKeys []string) {
+	rdb.Del(ctx, lockKeys...)
+}
+
+// A batch of markers with no TTL, never released: no lock.
+func SeenAll(ctx context.Context, rdb *redis.Client, keys []string) int {
+	n := 0
+	for _, key := range keys {
+		if rdb.SetNX(ctx, "seen:all:"+key, "1", 0).Val() {
+			n++
+		}
+	}
+	return n
+}
