@@ -89,19 +89,7 @@ func SameSlice(a, b Form) bool {
 		return false
 	}
 	pa, pb := &a.Parts[0], &b.Parts[0]
-	return pa.IsVar() && pa.Kind == pb.Kind && pa.v != nil && pa.v == pb.v && slicesEqual(pa.Path, pb.Path)
-}
-
-func slicesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return pa.IsVar() && pa.Kind == pb.Kind && pa.v != nil && pa.v == pb.v && equalPath(pa.Path, pb.Path)
 }
 
 // VarOf is the variable f is, when f is one variable with no field

@@ -121,15 +121,7 @@ func (l *Locks) counterpartOf(op *redisops.Op, key ast.Expr) *Lock {
 // isCounterpart reports whether op, using key, is in a release or renew
 // counterpart of a's function, building key the same way a does.
 func (l *Locks) isCounterpart(a, op *redisops.Op, key ast.Expr) bool {
-	_, afn := l.declFunc(a.Func)
-	_, fn := l.declFunc(op.Func)
-	if afn == nil || fn == nil || afn == fn {
-		return false
-	}
-	c := l.counterpartIndex()
-	ga, ok1 := c.group[afn]
-	g, ok2 := c.group[fn]
-	return ok1 && ok2 && ga == g && lockname.Counterparts(afn.Name(), fn.Name()) && l.sameParamKey(a, op, key)
+	return l.namedPair(a, op) && l.sameParamKey(a, op, key)
 }
 
 // counterpartOps lists the indices (into res.Ops) of the operations in the
