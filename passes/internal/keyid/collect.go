@@ -21,6 +21,31 @@ func (s *Scope) Collected(e ast.Expr) []Form {
 		return nil
 	}
 	var out []Form
+	for _, ap := range s.appendStmts() {
+		for _, a := range ap.elems {
+			if s.Same(a, e) {
+				out = append(out, s.Of(ap.slice))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// appendStmt is v = append(v, elems…): slice is v.
+type appendStmt struct {
+	slice ast.Expr
+	elems []ast.Expr
+}
+
+// appendStmts lists the appends to a slice in s's body, found in one walk
+// (Collected is asked per acquire: a walk each was quadratic in a long
+// function of locks).
+func (s *Scope) appendStmts() []appendStmt {
+	if s.appendsRead {
+		return s.appends
+	}
+	s.appendsRead = true
 	ast.Inspect(s.body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Tok != token.ASSIGN && as.Tok != token.DEFINE {
@@ -30,15 +55,10 @@ func (s *Scope) Collected(e ast.Expr) []Form {
 		if !ok || len(call.Args) < 2 || call.Ellipsis.IsValid() || !s.isAppend(call) || !sameVar(s.info, as.Lhs[0], call.Args[0]) {
 			return true
 		}
-		for _, a := range call.Args[1:] {
-			if s.Same(a, e) {
-				out = append(out, s.Of(as.Lhs[0]))
-				break
-			}
-		}
+		s.appends = append(s.appends, appendStmt{slice: as.Lhs[0], elems: call.Args[1:]})
 		return true
 	})
-	return out
+	return s.appends
 }
 
 // isAppend reports whether call calls the builtin append.

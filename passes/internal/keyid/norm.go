@@ -23,6 +23,9 @@ type Scope struct {
 	sig  *types.Signature // its signature, or nil
 	body *ast.BlockStmt
 	vars *astx.Vars // built on first use
+
+	appends     []appendStmt // v = append(v, …) in body (collect.go), found on first use
+	appendsRead bool
 }
 
 // Vars is the write index of s's body.
