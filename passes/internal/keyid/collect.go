@@ -42,10 +42,11 @@ type appendStmt struct {
 // (Collected is asked per acquire: a walk each was quadratic in a long
 // function of locks).
 func (s *Scope) appendStmts() []appendStmt {
-	if s.appendsRead {
-		return s.appends
-	}
-	s.appendsRead = true
+	s.appendsOnce.Do(s.findAppends)
+	return s.appends
+}
+
+func (s *Scope) findAppends() {
 	ast.Inspect(s.body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Tok != token.ASSIGN && as.Tok != token.DEFINE {
@@ -58,7 +59,6 @@ func (s *Scope) appendStmts() []appendStmt {
 		s.appends = append(s.appends, appendStmt{slice: as.Lhs[0], elems: call.Args[1:]})
 		return true
 	})
-	return s.appends
 }
 
 // isAppend reports whether call calls the builtin append.

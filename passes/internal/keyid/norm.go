@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"slices"
 	"sort"
+	"sync"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -24,8 +25,8 @@ type Scope struct {
 	body *ast.BlockStmt
 	vars *astx.Vars // built on first use
 
+	appendsOnce sync.Once    // checks share a function's scope, and may run at once
 	appends     []appendStmt // v = append(v, …) in body (collect.go), found on first use
-	appendsRead bool
 }
 
 // Vars is the write index of s's body.
