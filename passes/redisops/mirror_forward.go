@@ -158,7 +158,7 @@ func (b *builder) forwardCalls() {
 			b.forwardOp(cur, fn, recv, b.forwarders[fn.Origin()])
 		}
 	}
-	b.res.sortOps()
+	b.res.sortOps(b.pass.Files)
 }
 
 // forwardOp adds the op of the call at cur of fn, a forwarder (sum), on

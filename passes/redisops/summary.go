@@ -281,7 +281,7 @@ func (b *builder) summarize() {
 			}
 		}
 	}
-	b.res.sortOps()
+	b.res.sortOps(b.pass.Files)
 	b.res.Summaries = s.sums
 	summaryWork.Add(s.work)
 }
@@ -811,12 +811,36 @@ func (in *inferred) outcome(info *types.Info, o *Op) (Outcome, bool) {
 }
 
 // sortOps puts the result's ops, functions and each function's ops back
-// in source order after ops were added out of order.
-func (r *Result) sortOps() {
-	byPos := func(a, b *Op) int { return cmp.Compare(a.Call.Pos(), b.Call.Pos()) }
+// in source order after ops were added out of order: the order of the
+// package's files (files), then position in the file. Positions alone do
+// not order files the same way from run to run: go/packages parses a
+// package's files in parallel, so which file has the lower base varies,
+// and with it every answer that takes the first of several ops.
+func (r *Result) sortOps(files []*ast.File) {
+	type span struct {
+		start token.Pos
+		rank  int
+	}
+	spans := make([]span, len(files))
+	for i, f := range files {
+		spans[i] = span{f.FileStart, i}
+	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+	rank := func(p token.Pos) int {
+		i, found := slices.BinarySearchFunc(spans, p, func(s span, p token.Pos) int { return cmp.Compare(s.start, p) })
+		switch {
+		case found:
+			return spans[i].rank
+		case i == 0:
+			return -1
+		}
+		return spans[i-1].rank
+	}
+	order := func(p, q token.Pos) int { return cmp.Or(cmp.Compare(rank(p), rank(q)), cmp.Compare(p, q)) }
+	byPos := func(a, b *Op) int { return order(a.Call.Pos(), b.Call.Pos()) }
 	slices.SortStableFunc(r.Ops, byPos)
 	for _, f := range r.Funcs {
 		slices.SortStableFunc(f.Ops, byPos)
 	}
-	slices.SortStableFunc(r.Funcs, func(a, b *Func) int { return cmp.Compare(a.Node.Pos(), b.Node.Pos()) })
+	slices.SortStableFunc(r.Funcs, func(a, b *Func) int { return order(a.Node.Pos(), b.Node.Pos()) })
 }
