@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"go/token"
 	"io"
 	"slices"
 	"strings"
@@ -76,7 +77,7 @@ func JSON(w io.Writer, res *findings.Result) error {
 				continue
 			}
 			jf := jsonSuggestedFix{Message: fix.Message}
-			for _, e := range fix.TextEdits {
+			for _, e := range orderedEdits(fset, fix.TextEdits) {
 				// Offsets are in the file as it is on disk: a //line
 				// directive changes the reported position, not the file
 				// the bytes are in.
@@ -101,6 +102,20 @@ func JSON(w io.Writer, res *findings.Result) error {
 		add(f.Pkg.ID, f.Analyzer.Name, append(list, d))
 	}
 	return writeJSON(w, tree)
+}
+
+// orderedEdits are a fix's edits by file name, then offset (stable:
+// insertions at one place keep their order). A fix that spans packages
+// comes with its edits ordered by token.Pos, and which file has the lower
+// positions depends on the order go/packages happened to parse them in;
+// printed as they come, one fix would read differently from run to run.
+func orderedEdits(fset *token.FileSet, edits []analysis.TextEdit) []analysis.TextEdit {
+	out := slices.Clone(edits)
+	slices.SortStableFunc(out, func(a, b analysis.TextEdit) int {
+		pa, pb := fset.PositionFor(a.Pos, false), fset.PositionFor(b.Pos, false)
+		return cmp.Or(cmp.Compare(pa.Filename, pb.Filename), cmp.Compare(pa.Offset, pb.Offset))
+	})
+	return out
 }
 
 // writeJSON prints tree as go vet -json does: tab-indented, one newline.

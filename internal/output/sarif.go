@@ -237,14 +237,14 @@ func sarifLocation(res *findings.Result, root string, fset *token.FileSet, pos, 
 	}}
 }
 
-// sarifFix turns a suggested fix into artifact changes, one per file, in
-// the order of the edits. As in -json, the edits are in the file the bytes
+// sarifFix turns a suggested fix into artifact changes, one per file, by
+// file name and offset (orderedEdits). As in -json, the edits are in the file the bytes
 // are in, at their place there: a //line directive moves where a finding
 // is reported, not the code a fix changes.
 func sarifFix(res *findings.Result, root string, fset *token.FileSet, fix analysis.SuggestedFix) sarif.Fix {
 	out := sarif.Fix{Description: sarif.Message{Text: fix.Message}, ArtifactChanges: []sarif.ArtifactChange{}}
 	byFile := map[string]int{}
-	for _, e := range fix.TextEdits {
+	for _, e := range orderedEdits(fset, fix.TextEdits) {
 		start := fset.PositionFor(e.Pos, false)
 		stop := fset.PositionFor(cmp.Or(e.End, e.Pos), false)
 		i, ok := byFile[start.Filename]
