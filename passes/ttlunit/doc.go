@@ -43,8 +43,11 @@
 // time.Until(deadline) for a deadline; pass ttl.Milliseconds() to a script that
 // uses PEXPIRE or PX (int64(ttl / time.Second) for EXPIRE or EX). The suggested
 // fix is offered only where the intended unit is certain: .Milliseconds() for a
-// script argument the script uses as a PEXPIRE/PX timeout, and ttl for
-// time.Duration(ttl.Seconds()) and its siblings. A sub-second TTL where the
+// script argument the script uses as a PEXPIRE/PX timeout, ttl for
+// time.Duration(ttl.Seconds()) and its siblings, and time.Duration(n) *
+// time.Second (or Millisecond, Minute, Hour) for an integer n whose name ends
+// in its unit (lockSeconds, TimeoutMs, ttl_sec); where the name says nothing
+// (expire, value), the message says so and no fix is offered. A sub-second TTL where the
 // client sends whole seconds: pass at least 1s, or use the millisecond form
 // (PX). A time.Duration where a command takes a count: int64(ttl /
 // time.Second), or ttl.Milliseconds() for the millisecond form (PX, PEXPIRE,

@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"strings"
 	"time"
+	"unicode"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -63,8 +64,11 @@ TTL as a float64 of seconds goes out as decimal text that Redis rejects.`,
 time.Until(deadline) for a deadline; pass ttl.Milliseconds() to a script that
 uses PEXPIRE or PX (int64(ttl / time.Second) for EXPIRE or EX). The suggested
 fix is offered only where the intended unit is certain: .Milliseconds() for a
-script argument the script uses as a PEXPIRE/PX timeout, and ttl for
-time.Duration(ttl.Seconds()) and its siblings. A sub-second TTL where the
+script argument the script uses as a PEXPIRE/PX timeout, ttl for
+time.Duration(ttl.Seconds()) and its siblings, and time.Duration(n) *
+time.Second (or Millisecond, Minute, Hour) for an integer n whose name ends
+in its unit (lockSeconds, TimeoutMs, ttl_sec); where the name says nothing
+(expire, value), the message says so and no fix is offered. A sub-second TTL where the
 client sends whole seconds: pass at least 1s, or use the millisecond form
 (PX). A time.Duration where a command takes a count: int64(ttl /
 time.Second), or ttl.Milliseconds() for the millisecond form (PX, PEXPIRE,
@@ -331,15 +335,57 @@ func (c *checker) bareConversion(op *redisops.Op, e ast.Expr, conv *ast.CallExpr
 		c.r.Report(d)
 		return
 	}
-	d.Message = fmt.Sprintf("TTL %s is %s nanoseconds (about 1 ms); write time.Duration(%s) * %s",
-		fixes.Text(fset, e), xt, xt, namedUnit(x))
+	unit, known := namedUnit(x)
+	if !known {
+		d.Message = fmt.Sprintf("TTL %s reads %s as nanoseconds, so a count of seconds becomes about 1 ms; multiply by its unit, e.g. time.Duration(%s) * time.Second (no fix: %s does not say its unit)",
+			fixes.Text(fset, e), xt, xt, lastName(x))
+		c.r.Report(d)
+		return
+	}
+	d.Message = fmt.Sprintf("TTL %s reads %s, a count of %s, as nanoseconds (about 1 ms); write time.Duration(%s) * time.%s",
+		fixes.Text(fset, e), xt, strings.ToLower(unit)+"s", xt, unit)
+	if sel, ok := ast.Unparen(conv.Fun).(*ast.SelectorExpr); ok && isInteger(c.pass.TypesInfo.TypeOf(x)) {
+		if pkg, ok := sel.X.(*ast.Ident); ok {
+			repl := fixes.Text(fset, conv) + " * " + pkg.Name + "." + unit
+			d.SuggestedFixes = []analysis.SuggestedFix{{
+				Message:   "Multiply by " + pkg.Name + "." + unit,
+				TextEdits: []analysis.TextEdit{fixes.Replace(conv, repl)},
+			}}
+		}
+	}
 	c.r.Report(d)
 }
 
-// namedUnit is the unit to suggest for a count x: time.Millisecond when
-// the last name in x says milliseconds (timeoutMs, lockMillis), else
-// time.Second. It only shapes the advice, never whether to report.
-func namedUnit(x ast.Expr) string {
+// namedUnit is the unit a count x is in when the last word of its last
+// name says so (lockSeconds, TimeoutMs, ttl_sec, leaseMinutes), as the name
+// of a time.Duration constant without its package (Millisecond, Second,
+// Minute, Hour); known is false when the name says nothing.
+func namedUnit(x ast.Expr) (unit string, known bool) {
+	words := nameWords(lastName(x))
+	if len(words) == 0 {
+		return "", false
+	}
+	switch words[len(words)-1] {
+	case "ms", "msec", "msecs", "milli", "millis", "millisecond", "milliseconds":
+		return "Millisecond", true
+	case "s", "sec", "secs", "second", "seconds":
+		if len(words) == 1 && words[0] == "s" {
+			return "", false // a variable named s says nothing
+		}
+		return "Second", true
+	case "min", "mins", "minute", "minutes":
+		return "Minute", true
+	case "h", "hr", "hrs", "hour", "hours":
+		if len(words) == 1 && words[0] == "h" {
+			return "", false
+		}
+		return "Hour", true
+	}
+	return "", false
+}
+
+// lastName is the last identifier in x (cfg.TimeoutMs: TimeoutMs).
+func lastName(x ast.Expr) string {
 	var last string
 	ast.Inspect(x, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
@@ -347,10 +393,35 @@ func namedUnit(x ast.Expr) string {
 		}
 		return true
 	})
-	if l := strings.ToLower(last); strings.Contains(l, "milli") || strings.HasSuffix(last, "Ms") || strings.HasSuffix(last, "MS") || strings.HasSuffix(l, "_ms") || l == "ms" {
-		return "time.Millisecond"
+	return last
+}
+
+// nameWords splits an identifier into lower-case words at underscores and
+// at lower-to-upper case changes: TimeoutMs is timeout, ms; lock_ttl_sec
+// is lock, ttl, sec; TTLSeconds is ttlseconds' parts ttl, seconds.
+func nameWords(name string) []string {
+	var words []string
+	start := 0
+	rs := []rune(name)
+	flush := func(i int) {
+		if i > start {
+			words = append(words, strings.ToLower(string(rs[start:i])))
+		}
+		start = i
 	}
-	return "time.Second"
+	for i, r := range rs {
+		switch {
+		case r == '_':
+			flush(i)
+			start = i + 1
+		case i > 0 && unicode.IsUpper(r) && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1])):
+			flush(i)
+		case i > 0 && unicode.IsUpper(r) && unicode.IsUpper(rs[i-1]) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+			flush(i) // the S of TTLSeconds starts a word
+		}
+	}
+	flush(len(rs))
+	return words
 }
 
 // factor is how many times too short a count in unit is when read as

@@ -44,7 +44,7 @@ func redsyncConst(rs *redsync.Redsync) *redsync.Mutex {
 
 // redsync: a count of seconds converted without a unit.
 func redsyncConv(rs *redsync.Redsync, cfg config) *redsync.Mutex {
-	return rs.NewMutex("report", redsync.WithExpiry(time.Duration(cfg.LockSeconds))) // want `TTL time.Duration\(cfg.LockSeconds\) is cfg.LockSeconds nanoseconds`
+	return rs.NewMutex("report", redsync.WithExpiry(time.Duration(cfg.LockSeconds))) // want `TTL time.Duration\(cfg.LockSeconds\) reads cfg.LockSeconds, a count of seconds, as nanoseconds`
 }
 
 // redsync: a Duration read back as a count of seconds (the fix passes

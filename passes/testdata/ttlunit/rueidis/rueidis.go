@@ -32,7 +32,7 @@ func nanoseconds(ctx context.Context, client rueidis.Client, key, token string) 
 
 // A count converted to a time.Duration without a unit.
 func conversion(ctx context.Context, client rueidis.Client, key, token string, cfg config) {
-	client.Do(ctx, client.B().Set().Key(key).Value(token).Nx().Px(time.Duration(cfg.LockSeconds)).Build()) // want `TTL time.Duration\(cfg.LockSeconds\) is cfg.LockSeconds nanoseconds`
+	client.Do(ctx, client.B().Set().Key(key).Value(token).Nx().Px(time.Duration(cfg.LockSeconds)).Build()) // want `TTL time.Duration\(cfg.LockSeconds\) reads cfg.LockSeconds, a count of seconds, as nanoseconds`
 }
 
 // EXPIRE 0 deletes the key.

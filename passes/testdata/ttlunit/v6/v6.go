@@ -25,7 +25,7 @@ func extend(rdb *redis.Client, key, tok string, ttl time.Duration) error {
 
 // Bug: seconds as nanoseconds.
 func fromEnv(rdb *redis.Client, key, tok string, secs int64) {
-	rdb.SetNX(key, tok, time.Duration(secs)) // want `is secs nanoseconds`
+	rdb.SetNX(key, tok, time.Duration(secs)) // want `reads secs, a count of seconds, as nanoseconds`
 }
 
 // Bug: PEXPIRE with a negative number deletes.

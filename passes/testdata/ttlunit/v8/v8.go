@@ -24,7 +24,7 @@ func (l *Locker) Lock(ctx context.Context, key, tok string) (bool, error) {
 
 // Bug: seconds in an int32 field.
 func (l *Locker) LockArgs(ctx context.Context, key, tok string) error {
-	return l.client.SetArgs(ctx, key, tok, redis.SetArgs{Mode: "NX", TTL: time.Duration(l.seconds)}).Err() // want `TTL time\.Duration\(l\.seconds\) is l\.seconds nanoseconds`
+	return l.client.SetArgs(ctx, key, tok, redis.SetArgs{Mode: "NX", TTL: time.Duration(l.seconds)}).Err() // want `TTL time\.Duration\(l\.seconds\) reads l\.seconds, a count of seconds, as nanoseconds`
 }
 
 // Bug: SETEX (v8 spelling) with a bare number.

@@ -96,18 +96,35 @@ func localVar(ctx context.Context, rdb *redis.Client, key, tok string) {
 
 // Bug: seconds from a variable, converted without a unit.
 func fromVar(ctx context.Context, rdb *redis.Client, key, tok string, seconds int) {
-	rdb.SetNX(ctx, key, tok, time.Duration(seconds)) // want `^TTL time\.Duration\(seconds\) is seconds nanoseconds \(about 1 ms\); write time\.Duration\(seconds\) \* time\.Second$`
+	rdb.SetNX(ctx, key, tok, time.Duration(seconds)) // want `^TTL time\.Duration\(seconds\) reads seconds, a count of seconds, as nanoseconds \(about 1 ms\); write time\.Duration\(seconds\) \* time\.Second$`
 }
 
 // Bug: seconds from a struct field.
 func fromField(ctx context.Context, rdb *redis.Client, cfg *Config, key, tok string) {
-	rdb.SetArgs(ctx, key, tok, redis.SetArgs{Mode: "NX", TTL: time.Duration(cfg.LockSeconds)}) // want `TTL time\.Duration\(cfg\.LockSeconds\) is cfg\.LockSeconds nanoseconds`
+	rdb.SetArgs(ctx, key, tok, redis.SetArgs{Mode: "NX", TTL: time.Duration(cfg.LockSeconds)}) // want `TTL time\.Duration\(cfg\.LockSeconds\) reads cfg\.LockSeconds, a count of seconds, as nanoseconds`
 }
 
 // Bug: milliseconds from a field, through a local variable.
 func fromFieldVar(ctx context.Context, rdb *redis.Client, cfg Config, key string) {
 	ttl := time.Duration(cfg.TimeoutMs)
-	rdb.PExpire(ctx, key, ttl) // want `TTL ttl is cfg\.TimeoutMs nanoseconds \(about 1 ms\); write time\.Duration\(cfg\.TimeoutMs\) \* time\.Millisecond$`
+	rdb.PExpire(ctx, key, ttl) // want `TTL ttl reads cfg\.TimeoutMs, a count of milliseconds, as nanoseconds \(about 1 ms\); write time\.Duration\(cfg\.TimeoutMs\) \* time\.Millisecond$`
+}
+
+// Bug, no fix: the name does not say what the count is in.
+func unknownUnit(ctx context.Context, rdb *redis.Client, key, tok string, expire int64) {
+	rdb.SetNX(ctx, key, tok, time.Duration(expire)) // want `^TTL time\.Duration\(expire\) reads expire as nanoseconds, so a count of seconds becomes about 1 ms; multiply by its unit, e\.g\. time\.Duration\(expire\) \* time\.Second \(no fix: expire does not say its unit\)$`
+	rdb.Expire(ctx, key, time.Duration(expire+1))   // want `no fix: expire does not say its unit`
+}
+
+// Bug: the last word of the name is the unit (leaseMinutes, ttl_sec).
+func namedUnits(ctx context.Context, rdb *redis.Client, key, tok string, leaseMinutes, ttl_sec int) {
+	rdb.SetNX(ctx, key, tok, time.Duration(leaseMinutes)) // want `reads leaseMinutes, a count of minutes, as nanoseconds \(about 1 ms\); write time\.Duration\(leaseMinutes\) \* time\.Minute$`
+	rdb.Expire(ctx, key, time.Duration(ttl_sec))          // want `reads ttl_sec, a count of seconds`
+}
+
+// Bug, no fix: a float count would be truncated before the multiplication.
+func floatSeconds(ctx context.Context, rdb *redis.Client, key, tok string, lockSeconds float64) {
+	rdb.SetNX(ctx, key, tok, time.Duration(lockSeconds)) // want `reads lockSeconds, a count of seconds`
 }
 
 // Bug: ttl.Seconds() read as nanoseconds; the fix passes ttl.
