@@ -1,6 +1,7 @@
 package redisops
 
 import (
+	"cmp"
 	"go/token"
 	"go/types"
 	"slices"
@@ -108,8 +109,13 @@ func exportSummaries(pass *analysis.Pass, sums map[*types.Func]*Summary) {
 	for fn := range sums {
 		fns = append(fns, fn)
 	}
-	// Deterministic order (some hosts encode facts in it).
-	slices.SortFunc(fns, func(a, b *types.Func) int { return int(a.Pos() - b.Pos()) })
+	// Deterministic order (some hosts encode facts in it): by file name,
+	// then offset. Pos alone is not: files are parsed in parallel, so
+	// their bases in the FileSet differ between runs.
+	slices.SortFunc(fns, func(a, b *types.Func) int {
+		p, q := pass.Fset.Position(a.Pos()), pass.Fset.Position(b.Pos())
+		return cmp.Or(cmp.Compare(p.Filename, q.Filename), cmp.Compare(p.Offset, q.Offset))
+	})
 	for _, fn := range fns {
 		s := sums[fn]
 		if fn = fn.Origin(); fn.Pkg() != pass.Pkg || !fn.Exported() || s == nil {
