@@ -102,6 +102,12 @@ func (goRedis) absentRead(info *types.Info, o *Op) (absentRead, bool) {
 	if o.Kind != Get || o.Method != "Get" {
 		return absentRead{}, false
 	}
+	return goRedisAbsentRead(info, o)
+}
+
+// goRedisAbsentRead reads a GET's go-redis command value (Err, Val,
+// Result and the typed readers).
+func goRedisAbsentRead(info *types.Info, o *Op) (absentRead, bool) {
 	out := readReply(info, Outcome{}, o, goRedisGetReads, isGoRedis)
 	r := absentRead{err: out.Err, stmt: out.Stmt}
 	if out.Accessor != nil {
@@ -335,5 +341,6 @@ var (
 	_ absentReader = goRedis{}
 	_ absentReader = redigo{}
 	_ absentReader = rueidisNative
+	_ absentReader = (*mirrorType)(nil)
 	_ claimer      = goRedis{}
 )

@@ -570,6 +570,18 @@ func (t *mirrorType) busyErr(info *types.Info, o *Op, e ast.Expr) bool {
 	return goRedis{}.busyErr(info, o, e)
 }
 
+// absentRead: a GET returning a go-redis command value says a missing
+// key as go-redis does (redis.Nil). Plain values do not say it: an empty
+// string may be a missing key, or a stored one, and an error may be a
+// failure or the project's own "not found".
+func (t *mirrorType) absentRead(info *types.Info, o *Op) (absentRead, bool) {
+	mm := t.methods[o.Method]
+	if mm == nil || mm.cmd != "GET" || mm.shape != shapeCmd || mm.family == "" || o.Kind != Get {
+		return absentRead{}, false
+	}
+	return goRedisAbsentRead(info, o)
+}
+
 // readBoth: as go-redis', for a command value with Err and Result.
 func (t *mirrorType) readBoth(out Outcome, name string) ([]analysis.TextEdit, bool) {
 	return readBothVia(out, name, "Err", "Result")

@@ -16,6 +16,7 @@ type Store interface {
 	Del(ctx context.Context, keys ...string) *goredis.IntCmd
 	Expire(ctx context.Context, key string, ttl time.Duration) *goredis.BoolCmd
 	Get(ctx context.Context, key string) *goredis.StringCmd
+	Set(ctx context.Context, key string, v any, ttl time.Duration) *goredis.StatusCmd
 	Eval(ctx context.Context, script string, keys []string, args ...any) *goredis.Cmd
 	Incr(ctx context.Context, key string) *goredis.IntCmd
 	TxPipeline() goredis.Pipeliner
