@@ -17,8 +17,11 @@
 // helper, is LV202's finding, except a DEL retried in a loop until it deletes
 // something, reported here with its own message: the compare is not made
 // again before the retries, and once the lock has expired a retry deletes the
-// next holder's lock. A SET NX of a constant key with a TTL of at most
-// 1 ms, deleted at once, is a start-up probe that the connection can write,
+// next holder's lock. A lock with no TTL that nothing expires (LV103's
+// finding) cannot expire under its holder, but its bare DEL is reported too:
+// once the lock gets its TTL the DEL deletes another holder's lock, and today
+// a release by a caller that did not get the lock deletes the holder's. A
+// SET NX of a constant key with a TTL of at most 1 ms, deleted at once, is a start-up probe that the connection can write,
 // not a lock, and is not reported here or by LV105.
 //
 // # How to fix

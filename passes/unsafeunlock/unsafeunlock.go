@@ -26,9 +26,16 @@ package unsafeunlock
 //   - A delete queued in a transaction inside Watch is the optimistic
 //     compare-and-delete and is silent.
 //   - An acquire that sets no TTL (SETNX with no EXPIRE of the key in its
-//     function: a set-once marker or a lock released only by its owner)
-//     cannot expire under its holder, so deleting it cannot remove another
-//     holder's lock: silent.
+//     function) cannot expire under its holder. Its bare DEL is reported
+//     only when the lock is one LV103 reports (lockid.Forever: nothing in
+//     the package expires it, the package releases it, it is a lock, not
+//     a marker or a counter), and only when this DEL is one of the
+//     releases that show it, with its own message: the TTL LV103 asks for
+//     makes the DEL delete another holder's lock, and today a release by
+//     a caller that did not get the lock (an Unlock after a failed or
+//     timed-out acquire) deletes the holder's. An overwrite (plain SET) of
+//     such a lock stays silent. Any other acquire with no TTL (a key
+//     something else expires, a marker) is silent as before.
 //   - A delete that cannot run after the acquire in the same function
 //     (`if … { acquire } else { delete }`) releases nothing it took: silent.
 //   - A delete that runs only when the acquire in the same function failed
@@ -98,8 +105,11 @@ nothing is released. A DEL that follows a GET-compare, in place or through a
 helper, is LV202's finding, except a DEL retried in a loop until it deletes
 something, reported here with its own message: the compare is not made
 again before the retries, and once the lock has expired a retry deletes the
-next holder's lock. A SET NX of a constant key with a TTL of at most
-1 ms, deleted at once, is a start-up probe that the connection can write,
+next holder's lock. A lock with no TTL that nothing expires (LV103's
+finding) cannot expire under its holder, but its bare DEL is reported too:
+once the lock gets its TTL the DEL deletes another holder's lock, and today
+a release by a caller that did not get the lock deletes the holder's. A
+SET NX of a constant key with a TTL of at most 1 ms, deleted at once, is a start-up probe that the connection can write,
 not a lock, and is not reported here or by LV105.`,
 	Fix: `Release by deleting the key only while it still holds this holder's token,
 in one step: a Lua compare-and-delete script (redis.NewScript), or, on Redis
@@ -151,6 +161,9 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 	})
 }
 
+// foreverWhy is why a bare delete of a lock with no TTL (LV103's) matters.
+const foreverWhy = "once the lock has its TTL (LV103), it can delete another holder's lock, and a release by a caller that did not get the lock deletes the holder's today"
+
 // Fix messages, shared by every finding so that fixes of one kind can be
 // applied together.
 const (
@@ -194,12 +207,25 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 		if lk != nil && lk.Evidence != lockid.SameFunc && !expires(pass, lk.Acquire) {
 			lk = expiringAcquire(pass, locks, d, key, lk)
 		}
-		if lk == nil || !expires(pass, lk.Acquire) {
+		if lk == nil {
 			continue
+		}
+		// A lock with no TTL that nothing expires (LV103's finding):
+		// its bare DEL is reported, saying why it matters before and
+		// after the TTL is added.
+		forever := false
+		if !expires(pass, lk.Acquire) {
+			if overwrite {
+				continue
+			}
+			if key, lk = foreverLock(locks, d, lk.Acquire); lk == nil {
+				continue
+			}
+			forever = true
 		}
 		// A retry loop of the DEL is this check's finding even after a
 		// compare: the compare is not made again before each retry.
-		retried := !overwrite && guard.Retried(pass.TypesInfo, d, lk.Acquire)
+		retried := !overwrite && !forever && guard.Retried(pass.TypesInfo, d, lk.Acquire)
 		if !retried && guard.OwnerCompare(pass.TypesInfo, d) != nil {
 			continue
 		}
@@ -223,11 +249,37 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 			reportOverwrite(pass, r, d, key, lk)
 			continue
 		}
-		reportDelete(pass, res, cfg, r, d, key, lk, retried)
+		reportDelete(pass, res, cfg, r, d, key, lk, retried, forever)
 	}
 }
 
-func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *report.Reporter, d *redisops.Op, key ast.Expr, lk *lockid.Lock, retried bool) {
+// foreverLock is, for a bare delete d of a key whose lock sets no TTL,
+// the lock LV103 reports (lockid.Forever) that d releases, with the key
+// of d that names it: first the lock of a, then any other the package
+// takes. It is nil when d releases none.
+func foreverLock(locks *lockid.Locks, d, a *redisops.Op) (ast.Expr, *lockid.Lock) {
+	of := func(a *redisops.Op) (ast.Expr, *lockid.Lock) {
+		for _, r := range locks.Forever(a) {
+			if r.Op == d && !r.Checked {
+				return r.Key, &lockid.Lock{Acquire: a, Evidence: r.Evidence, Call: r.Call, Store: r.Store}
+			}
+		}
+		return nil, nil
+	}
+	if k, lk := of(a); lk != nil {
+		return k, lk
+	}
+	for _, b := range locks.Acquires() {
+		if b != a && b.NoTTL {
+			if k, lk := of(b); lk != nil {
+				return k, lk
+			}
+		}
+	}
+	return nil, nil
+}
+
+func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *report.Reporter, d *redisops.Op, key ast.Expr, lk *lockid.Lock, retried, forever bool) {
 	a := lk.Acquire
 	keyText := fixes.Text(pass.Fset, key)
 	var msg string
@@ -251,10 +303,20 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 		}
 	}
 	how := ""
+	switch {
+	case forever && constValue:
+		msg = fmt.Sprintf("%s, and every holder writes %s: %s (LV204)", head, valueText, foreverWhy)
+	case forever:
+		msg = head + ": " + foreverWhy
+	}
 	if constValue {
-		msg = fmt.Sprintf("%s, and every holder writes %s: it can delete another holder's lock (LV204)", head, valueText)
+		if msg == "" {
+			msg = fmt.Sprintf("%s, and every holder writes %s: it can delete another holder's lock (LV204)", head, valueText)
+		}
 	} else {
-		msg = head + ", so after the TTL it can delete another holder's lock"
+		if msg == "" {
+			msg = head + ", so after the TTL it can delete another holder's lock"
+		}
 		if retried && d.Via == nil {
 			msg = fmt.Sprintf("%s of lock key %s is retried until it deletes something: after the TTL, a retry deletes the next holder's lock", d.Method, keyText)
 		}

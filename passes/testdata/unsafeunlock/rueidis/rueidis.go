@@ -141,10 +141,10 @@ func watched(ctx context.Context, client rueidis.Client, key, token string) erro
 	})
 }
 
-// SETNX with no TTL cannot expire under its holder.
+// SETNX with no TTL, nothing expires it (LV103's lock): reported.
 func noTTL(ctx context.Context, client rueidis.Client, key string) {
 	client.Do(ctx, client.B().Setnx().Key(key).Value("1").Build())
-	client.Do(ctx, client.B().Del().Key(key).Build())
+	client.Do(ctx, client.B().Del().Key(key).Build()) // want `DEL of lock key key does not check the owner, and every holder writes "1": once the lock has its TTL \(LV103\)`
 }
 
 // rueidislock and redsync release with their own scripts.

@@ -23,11 +23,24 @@ func withClusterLock(rdb *redis.ClusterClient, key, token string, fn func()) err
 	return rdb.Unlink(key).Err() // want `Unlink of lock key key does not check the owner`
 }
 
-// --- silent ---
-
-// A constant-valued marker with no TTL: it cannot expire under its owner.
+// A constant value, no TTL, deleted when done (LV103's lock): reported.
 func once(rdb *redis.Client, id string) {
 	if rdb.SetNX("done:"+id, "1", 0).Val() {
-		defer rdb.Del("done:" + id)
+		defer rdb.Del("done:" + id) // want `Del of lock key "done:" \+ id does not check the owner, and every holder writes "1": once the lock has its TTL \(LV103\)`
 	}
+}
+
+// --- silent ---
+
+// A marker with no TTL, deleted only when the work failed so that a
+// retry can claim it: no holder's lock to delete.
+func claim(rdb *redis.Client, id string, fn func() error) error {
+	if !rdb.SetNX("claimed:"+id, "1", 0).Val() {
+		return nil
+	}
+	if err := fn(); err != nil {
+		rdb.Del("claimed:" + id)
+		return err
+	}
+	return nil
 }

@@ -277,12 +277,13 @@ func invalidate(ctx context.Context, rdb *redis.Client, userID int) {
 	rdb.Del(ctx, "cache:*") // a pattern, but not about locks
 }
 
-// A set-once marker (no TTL): it cannot expire under its owner.
-func migrate(ctx context.Context, rdb *redis.Client, id string) {
+// A set-once marker with no TTL, deleted only when the work failed so
+// that a retry can claim it: no holder's lock to delete.
+func migrate(ctx context.Context, rdb *redis.Client, id string, work func() error) {
 	if !rdb.SetNX(ctx, "migrated:"+id, 1, 0).Val() {
 		return
 	}
-	if id == "" {
+	if err := work(); err != nil {
 		rdb.Del(ctx, "migrated:"+id)
 	}
 }

@@ -69,14 +69,15 @@ func Del(ctx context.Context, key string) error {
 	return rdb.Del(ctx, key).Err()
 }
 
-// A lock with no TTL cannot pass to another holder while this one holds
-// it (LV103's finding, not this one).
+// A lock with no TTL that nothing expires (LV103's): its bare DEL is
+// reported too, as the TTL LV103 asks for makes it delete another
+// holder's lock.
 func LockForever(ctx context.Context, key string) bool {
 	return rdb.SetNX(ctx, key, "1", 0).Val()
 }
 
 func UnlockForever(ctx context.Context, key string) {
-	rdb.Del(ctx, key)
+	rdb.Del(ctx, key) // want `Del of lock key key does not check the owner, and every holder writes "1": once the lock has its TTL \(LV103\)`
 }
 
 var unlockScript = redis.NewScript(`if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`)
