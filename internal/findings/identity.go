@@ -32,7 +32,7 @@ func (res *Result) Identify(f *Finding) Identity {
 	id := Identity{
 		Rule:    f.Rule(),
 		Package: f.Pkg.PkgPath,
-		Message: positionsRE().ReplaceAllString(f.Diag.Message, "$1"),
+		Message: positionsRE().ReplaceAllString(noFixRE().ReplaceAllString(f.Diag.Message, ""), "$1"),
 	}
 	if decl := f.EnclosingDecl(f.Diag.Pos); decl != nil {
 		id.Function = declName(decl)
@@ -44,6 +44,12 @@ func (res *Result) Identify(f *Finding) Identity {
 // positionsRE matches file positions a message may carry; identities
 // keep only the file's base name.
 var positionsRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:\S*/)?([^\s/:]+\.go):\d+(?::\d+)?`) })
+
+// noFixRE matches the reason a message gives for carrying no fix ("(no
+// fix: Unlock is called from another module)"): it says what lockvet can
+// rewrite, not what the finding is, so a release that learns the fix (or
+// words the reason anew) keeps the finding's identity and its baseline.
+var noFixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` ?\(no fix: [^()]*\)`) })
 
 // Fingerprinted returns the findings and the suppressed findings sorted
 // by position, and each one's fingerprint: the hash of its identity and
