@@ -72,9 +72,16 @@ reads as the count 0, which IsLocked's n > 1 takes for "not locked".`,
 	Fix: `Read both the value and the error and tell the three outcomes apart: an
 error that is not the busy reply is a failure (return it, fail closed); a
 false value or redis.Nil is busy (return "not acquired"). The suggested fix
-adds the missing branch when the function's results say what to return,
+adds the missing branch when the function's results say what to return
+(what its bool answers is read from its name, IsLocked busy and Lock or
+TryLock acquired, from a bool result's name, or from a return of true),
 and turns a return of true that only a failed acquire reaches into a
-return of false (with the error, when the function returns one). A reply
+return of false (with the error, when the function returns one). A lock
+library's acquire whose error is dropped becomes if err := m.Lock(); err
+!= nil { return …, err } (zero values and "not acquired" for the other
+results); an INCR lock reads its error and answers for it as for a held
+lock (err != nil || n > 1). Where the function's results do not say what
+to return, the message says so ("no fix: …"). A reply
 conversion that fails on the acquire's success reply (redigo's
 redis.String on SETNX's 1) never sees the lock acquired: read the reply
 with one that accepts it (a string for a status reply such as OK, an
@@ -133,7 +140,8 @@ func (c *checker) check(a *redisops.Op, out redisops.Outcome) {
 	switch {
 	case out.Read == redisops.ReadNone && out.Busy == redisops.ErrOnly:
 		if rel, ok := c.lock(a, out); ok {
-			c.report(a, out, rel, nil, fmt.Sprintf("the error of %s is discarded, and it is the only sign the lock was not taken; stop when it is not nil", a.Method))
+			fix, why := c.stopFix(a, out)
+			c.report(a, out, rel, fix, noFix(fmt.Sprintf("the error of %s is discarded, and it is the only sign the lock was not taken; stop when it is not nil", a.Method), why))
 		}
 		return
 	case out.Read == redisops.ReadNone:
@@ -155,7 +163,8 @@ func (c *checker) check(a *redisops.Op, out redisops.Outcome) {
 			case redisops.BusyZero:
 				form, check = "0", "the reply"
 			}
-			c.report(a, out, rel, c.checkBoolFix(a, out), fmt.Sprintf("only the error of %s is checked: a held lock is %s with a nil error, so this runs without the lock; check %s too", a.Method, form, check))
+			fix, why := c.checkBoolFix(a, out)
+			c.report(a, out, rel, fix, noFix(fmt.Sprintf("only the error of %s is checked: a held lock is %s with a nil error, so this runs without the lock; check %s too", a.Method, form, check), why))
 		}
 		return
 	case out.Busy == redisops.BusyErr && out.Read == redisops.ReadErr:
@@ -167,6 +176,14 @@ func (c *checker) check(a *redisops.Op, out redisops.Outcome) {
 		}
 	}
 	c.flow(a, out)
+}
+
+// noFix appends the reason a finding carries no fix, when there is one.
+func noFix(msg, why string) string {
+	if why == "" {
+		return msg
+	}
+	return msg + " (no fix: " + why + ")"
 }
 
 // busyInValue reports whether busy shows in the reply value, with a nil

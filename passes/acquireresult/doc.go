@@ -22,9 +22,16 @@
 // Read both the value and the error and tell the three outcomes apart: an
 // error that is not the busy reply is a failure (return it, fail closed); a
 // false value or redis.Nil is busy (return "not acquired"). The suggested fix
-// adds the missing branch when the function's results say what to return,
+// adds the missing branch when the function's results say what to return
+// (what its bool answers is read from its name, IsLocked busy and Lock or
+// TryLock acquired, from a bool result's name, or from a return of true),
 // and turns a return of true that only a failed acquire reaches into a
-// return of false (with the error, when the function returns one). A reply
+// return of false (with the error, when the function returns one). A lock
+// library's acquire whose error is dropped becomes if err := m.Lock(); err
+// != nil { return …, err } (zero values and "not acquired" for the other
+// results); an INCR lock reads its error and answers for it as for a held
+// lock (err != nil || n > 1). Where the function's results do not say what
+// to return, the message says so ("no fix: …"). A reply
 // conversion that fails on the acquire's success reply (redigo's
 // redis.String on SETNX's 1) never sees the lock acquired: read the reply
 // with one that accepts it (a string for a status reply such as OK, an

@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -22,19 +24,24 @@ import (
 // The read gains the value (ok, err := cmd.Result()) and a branch returns
 // "not acquired" when it is false. The busy return must follow from the
 // function's results: none (return), (bool) or (bool, error) where the
-// function returns true for acquired.
-func (c *checker) checkBoolFix(a *redisops.Op, out redisops.Outcome) *analysis.SuggestedFix {
+// function says what its bool answers (polarity); why says when they do
+// not.
+func (c *checker) checkBoolFix(a *redisops.Op, out redisops.Outcome) (*analysis.SuggestedFix, string) {
 	errID, ok := out.Err.(*ast.Ident)
 	if !ok {
-		return nil
+		return nil, ""
 	}
 	ifs, inInit := c.guard(out, func(cond ast.Expr) bool { return c.errTest(cond, errID, token.NEQ) })
 	if ifs == nil {
-		return nil
+		return nil, ""
 	}
 	ret, ok := c.busyReturn(a)
 	if !ok {
-		return nil
+		fname := "the function"
+		if d, ok := a.Func.Node.(*ast.FuncDecl); ok {
+			fname = d.Name.Name
+		}
+		return nil, "the results of " + fname + " do not say what to return when busy"
 	}
 	// The test for busy, by how the value shows it.
 	names, cond := []string{"ok", "acquired"}, "!%s"
@@ -45,26 +52,26 @@ func (c *checker) checkBoolFix(a *redisops.Op, out redisops.Outcome) *analysis.S
 		// Only an integer compares with 0 (an int64 in an interface does not).
 		t, ok := c.pass.TypesInfo.TypeOf(out.Accessor).(*types.Tuple)
 		if !ok || t.Len() != 2 {
-			return nil
+			return nil, ""
 		}
 		if b, ok := t.At(0).Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
-			return nil
+			return nil, ""
 		}
 		names, cond = []string{"n", "set"}, "%s == 0"
 	}
 	name := c.freshName(out.Stmt.Pos(), names...)
 	if name == "" {
-		return nil
+		return nil, ""
 	}
 	edits, ok := a.ReadBoth(out, name)
 	if !ok {
-		return nil
+		return nil, ""
 	}
 	edits = append(edits, c.branch(ifs, inInit, fmt.Sprintf(cond, name), ret))
 	return &analysis.SuggestedFix{
 		Message:   fmt.Sprintf("Check whether %s set the key and %s when it did not", a.Method, ret),
 		TextEdits: edits,
-	}
+	}, ""
 }
 
 // failFix builds the fix for a SetArgs-style acquire whose busy error
@@ -200,78 +207,68 @@ func (c *checker) freshName(pos token.Pos, names ...string) string {
 }
 
 // results classifies the acquiring function's results: none, (bool),
-// (error) or (bool, error); boolTrue says whether the function returns
-// true in its bool result somewhere (so true means acquired).
-func (c *checker) results(a *redisops.Op) (shape string, boolTrue bool) {
-	var sig *types.Signature
-	var body *ast.BlockStmt
-	switch n := a.Func.Node.(type) {
-	case *ast.FuncDecl:
-		if fn, ok := c.pass.TypesInfo.Defs[n.Name].(*types.Func); ok {
-			sig = fn.Type().(*types.Signature)
-		}
-		body = n.Body
-	case *ast.FuncLit:
-		sig, _ = c.pass.TypesInfo.TypeOf(n).(*types.Signature)
-		body = n.Body
-	}
+// (error) or (bool, error); pol says what its bool answers (polarity).
+func (c *checker) results(a *redisops.Op) (shape string, pol polarity) {
+	sig, body := c.signature(a)
 	if sig == nil {
-		return "", false
+		return "", polUnknown
 	}
-	isBool := func(t types.Type) bool {
-		b, ok := t.(*types.Basic)
-		return ok && b.Kind() == types.Bool
-	}
-	isError := func(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }
 	rs := sig.Results()
 	switch {
 	case rs.Len() == 0:
-		return "()", false
+		return "()", polUnknown
 	case rs.Len() == 1 && isBool(rs.At(0).Type()):
 		shape = "(bool)"
 	case rs.Len() == 1 && isError(rs.At(0).Type()):
-		return "(error)", false
+		return "(error)", polUnknown
 	case rs.Len() == 2 && isBool(rs.At(0).Type()) && isError(rs.At(1).Type()):
 		shape = "(bool, error)"
 	default:
-		return "", false
+		return "", polUnknown
 	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if len(n.Results) == rs.Len() {
-				if tv, ok := c.pass.TypesInfo.Types[n.Results[0]]; ok && tv.Value != nil && tv.Value.String() == "true" {
-					boolTrue = true
-				}
-			}
-		}
-		return !boolTrue
-	})
-	return shape, boolTrue
+	return shape, c.polarity(a, sig, body)
 }
 
+func (c *checker) signature(a *redisops.Op) (*types.Signature, *ast.BlockStmt) {
+	switch n := a.Func.Node.(type) {
+	case *ast.FuncDecl:
+		if fn, ok := c.pass.TypesInfo.Defs[n.Name].(*types.Func); ok {
+			return fn.Type().(*types.Signature), n.Body
+		}
+	case *ast.FuncLit:
+		sig, _ := c.pass.TypesInfo.TypeOf(n).(*types.Signature)
+		return sig, n.Body
+	}
+	return nil, nil
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+func isError(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }
+
 func (c *checker) busyReturn(a *redisops.Op) (string, bool) {
-	switch shape, acq := c.results(a); {
+	switch shape, pol := c.results(a); {
 	case shape == "()":
 		return "return", true
-	case shape == "(bool)" && acq:
-		return "return false", true
-	case shape == "(bool, error)" && acq:
-		return "return false, nil", true
+	case shape == "(bool)" && pol != polUnknown:
+		return "return " + pol.notAcquired(), true
+	case shape == "(bool, error)" && pol != polUnknown:
+		return "return " + pol.notAcquired() + ", nil", true
 	}
 	return "", false
 }
 
 func (c *checker) failReturn(a *redisops.Op, err string) (string, bool) {
-	switch shape, acq := c.results(a); {
+	switch shape, pol := c.results(a); {
 	case shape == "(error)":
 		return "return " + err, true
-	case shape == "(bool)" && acq:
-		return "return false", true
-	case shape == "(bool, error)" && acq:
-		return "return false, " + err, true
+	case shape == "(bool)" && pol != polUnknown:
+		return "return " + pol.notAcquired(), true
+	case shape == "(bool, error)" && pol != polUnknown:
+		return "return " + pol.notAcquired() + ", " + err, true
 	}
 	return "", false
 }
@@ -295,4 +292,152 @@ func (c *checker) failClosedFix(f *flow, pick *sink) *analysis.SuggestedFix {
 		edits = append(edits, fixes.Replace(ret.Results[f.lastErr], errID.Name))
 	}
 	return &analysis.SuggestedFix{Message: "Return false (not acquired) when the acquire fails", TextEdits: edits}
+}
+
+// stopFix builds the fix for an acquire whose error, the only sign that it
+// did not take the lock, is discarded (m.Lock() as a statement, or _ =
+// m.Lock()). The statement becomes
+//
+//	if err := m.Lock(); err != nil {
+//		return <zero values>, err
+//	}
+//
+// returning the error where the function's last result is an error (with
+// "not acquired" in a bool result, see polarity, and zero values in the
+// others), "not acquired" where its only result is that bool, and nothing
+// where it has no results and goes on to the work after the acquire.
+// Where none of these fits, why says so in a few words.
+func (c *checker) stopFix(a *redisops.Op, out redisops.Outcome) (fix *analysis.SuggestedFix, why string) {
+	stmt, ok := out.Stmt.(ast.Stmt)
+	if !ok || a.Client == "declared" {
+		return nil, "" // a declared wrapper's findings carry no fix
+	}
+	switch s := stmt.(type) {
+	case *ast.ExprStmt:
+		if s.X != out.Expr {
+			return nil, ""
+		}
+	case *ast.AssignStmt:
+		if len(s.Lhs) != 1 || len(s.Rhs) != 1 || !isBlank(s.Lhs[0]) || s.Rhs[0] != out.Expr {
+			return nil, ""
+		}
+	default:
+		return nil, ""
+	}
+	list, ok := stmtList(out.ExprCursor.Parent().Parent().Node())
+	if !ok || out.ExprCursor.Parent().Node() != stmt || !isError(c.pass.TypesInfo.TypeOf(out.Expr)) {
+		return nil, "" // a call that returns more than its error
+	}
+	sig, body := c.signature(a)
+	if sig == nil {
+		return nil, ""
+	}
+	fname := "the function"
+	if d, ok := a.Func.Node.(*ast.FuncDecl); ok {
+		fname = d.Name.Name
+	}
+	call := fixes.Text(c.pass.Fset, out.Expr)
+	rs := sig.Results()
+	var ret, head string
+	switch {
+	case rs.Len() == 0:
+		if !workAfter(list, stmt) {
+			return nil, fname + " returns nothing to report the failure with"
+		}
+		head, ret = "err := "+call+"; err != nil", "return"
+	case isError(rs.At(rs.Len() - 1).Type()):
+		var vals []string
+		for i := range rs.Len() - 1 {
+			t := rs.At(i).Type()
+			if isBool(t) {
+				pol := c.polarity(a, sig, body)
+				if pol == polUnknown {
+					return nil, "what the bool result of " + fname + " answers is not clear"
+				}
+				vals = append(vals, pol.notAcquired())
+				continue
+			}
+			z, ok := zeroText(t)
+			if !ok {
+				return nil, ""
+			}
+			vals = append(vals, z)
+		}
+		head, ret = "err := "+call+"; err != nil", "return "+strings.Join(append(vals, "err"), ", ")
+	case rs.Len() == 1 && isBool(rs.At(0).Type()):
+		pol := c.polarity(a, sig, body)
+		if pol == polUnknown {
+			return nil, "what the bool result of " + fname + " answers is not clear"
+		}
+		head, ret = call+" != nil", "return "+pol.notAcquired()
+	default:
+		return nil, fname + " has no error result to report the failure with"
+	}
+	ind := fixes.Indent(c.pass, stmt.Pos())
+	text := "if " + head + " {\n" + ind + "\t" + ret + "\n" + ind + "}"
+	return &analysis.SuggestedFix{
+		Message:   fmt.Sprintf("Stop when %s fails", a.Method),
+		TextEdits: []analysis.TextEdit{fixes.Replace(stmt, text)},
+	}, ""
+}
+
+// stmtList is the statement list of a block or a clause.
+func stmtList(n ast.Node) ([]ast.Stmt, bool) {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List, true
+	case *ast.CaseClause:
+		return n.Body, true
+	case *ast.CommClause:
+		return n.Body, true
+	}
+	return nil, false
+}
+
+// workAfter reports whether a statement other than a bare return follows
+// s in list: the work that returning early skips.
+func workAfter(list []ast.Stmt, s ast.Stmt) bool {
+	i := slices.Index(list, s)
+	if i < 0 {
+		return false
+	}
+	for _, x := range list[i+1:] {
+		if r, ok := x.(*ast.ReturnStmt); ok && len(r.Results) == 0 {
+			continue
+		}
+		if _, ok := x.(*ast.EmptyStmt); ok {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+func isBlank(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "_"
+}
+
+// zeroText is the source of the zero value of t where it can be written
+// without naming a type: false, 0, "", nil.
+func zeroText(t types.Type) (string, bool) {
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return "", false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsBoolean != 0:
+			return "false", true
+		case u.Info()&types.IsNumeric != 0:
+			return "0", true
+		case u.Info()&types.IsString != 0:
+			return `""`, true
+		case u.Kind() == types.UnsafePointer:
+			return "nil", true
+		}
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+		return "nil", true
+	}
+	return "", false
 }

@@ -19,10 +19,11 @@
 // work its own timeout (a context deadline) below the TTL, so that a slow holder
 // stops before its lock can expire under it. Work that can outlive any fixed TTL
 // needs renewal (a compare-and-pexpire script) or a lock library that renews.
-// When the lock is released by a plain DEL, the message says so, and LV201
-// reports that DEL: once the TTL is added it deletes the next holder's lock
-// whenever a holder outlives its TTL, so make the release a compare-and-delete
-// of the holder's random token in the same change.
+// The message ends with the reason there is no fix ("no fix: no TTL for this
+// lock in scope"). When the lock is released by a plain DEL, the message says
+// so, and LV201 reports that DEL: once the TTL is added it deletes the next
+// holder's lock whenever a holder outlives its TTL, so make the release a
+// compare-and-delete of the holder's random token in the same change.
 // Other clients: redigo Do("SET", key, token, "NX", "PX", ms); rueidis
 // B().Set().Key(key).Value(token).Nx().PxMilliseconds(ms); gomemcache
 // Add(&memcache.Item{…, Expiration: seconds}).

@@ -32,10 +32,11 @@ the p99 duration of the guarded work and multiply it by 3 to 5, and give the
 work its own timeout (a context deadline) below the TTL, so that a slow holder
 stops before its lock can expire under it. Work that can outlive any fixed TTL
 needs renewal (a compare-and-pexpire script) or a lock library that renews.
-When the lock is released by a plain DEL, the message says so, and LV201
-reports that DEL: once the TTL is added it deletes the next holder's lock
-whenever a holder outlives its TTL, so make the release a compare-and-delete
-of the holder's random token in the same change.
+The message ends with the reason there is no fix ("no fix: no TTL for this
+lock in scope"). When the lock is released by a plain DEL, the message says
+so, and LV201 reports that DEL: once the TTL is added it deletes the next
+holder's lock whenever a holder outlives its TTL, so make the release a
+compare-and-delete of the holder's random token in the same change.
 Other clients: redigo Do("SET", key, token, "NX", "PX", ms); rueidis
 B().Set().Key(key).Value(token).Nx().PxMilliseconds(ms); gomemcache
 Add(&memcache.Item{…, Expiration: seconds}).`,
@@ -98,11 +99,21 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 		r.Report(analysis.Diagnostic{
 			Pos: a.Call.Pos(),
 			End: a.Call.End(),
-			Message: fmt.Sprintf("lock %s is acquired by %s %s and nothing expires it: a dead holder keeps it forever; %s%s",
-				fixes.Text(pass.Fset, a.Key()), a.Method, how, advice, ownerCheck(pass, a, rel)),
+			Message: fmt.Sprintf("lock %s is acquired by %s %s and nothing expires it: a dead holder keeps it forever; %s%s (no fix: %s)",
+				fixes.Text(pass.Fset, a.Key()), a.Method, how, advice, ownerCheck(pass, a, rel), noFix(a)),
 			Related: rels,
 		})
 	}
+}
+
+// noFix says in a few words why the finding has no fix: the TTL is the
+// author's decision, and lockvet does not invent one. A TTL field that is
+// never set (or only to 0) has no value to use either.
+func noFix(a *redisops.Op) string {
+	if a.TTLField != nil {
+		return "the TTL field has no value to use"
+	}
+	return "no TTL for this lock in scope"
 }
 
 // ownerCheck is what the message adds when the lock is released without an

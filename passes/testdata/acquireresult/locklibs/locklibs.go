@@ -74,6 +74,43 @@ func tryWithContextStmt(ctx context.Context, locker rueidislock.Locker) {
 	_ = work(ctx)
 }
 
+// A lock wrapper with no results: nothing to report the failure with,
+// so no fix.
+type LockService struct{ mux *redsync.Mutex }
+
+func (l *LockService) Lock(ctx context.Context) {
+	l.mux.LockContext(ctx) // want `the error of LockContext is discarded, and it is the only sign the lock was not taken; stop when it is not nil \(no fix: Lock returns nothing to report the failure with\)`
+}
+
+func (l *LockService) Unlock(ctx context.Context) { l.mux.UnlockContext(ctx) }
+
+// A wrapper that says whether it took the lock, and why not.
+func (l *LockService) TryLock(ctx context.Context) (bool, error) {
+	l.mux.TryLockContext(ctx) // want `the error of TryLockContext is discarded`
+	return true, nil
+}
+
+// One that answers whether the lock is held by another.
+func (l *LockService) IsLocked() bool {
+	_ = l.mux.TryLock() // want `the error of TryLock is discarded`
+	return false
+}
+
+// A result whose zero value needs the type's name: no fix.
+type handle struct{ n int }
+
+func lockHandle(m *redsync.Mutex) (handle, error) {
+	m.Lock() // want `the error of Lock is discarded`
+	return handle{1}, nil
+}
+
+// A bool result nothing says the sense of: no fix.
+func step(m *redsync.Mutex) (bool, error) {
+	m.Lock() // want `the error of Lock is discarded, and it is the only sign the lock was not taken; stop when it is not nil \(no fix: what the bool result of step answers is not clear\)`
+	defer m.Unlock()
+	return work(context.Background()) == nil, nil
+}
+
 // The error is logged and the function reports "acquired" anyway.
 func tryAcquire(m *redsync.Mutex) bool {
 	if err := m.TryLock(); err != nil { // want `when TryLock fails, this path returns true \(acquired\)`
