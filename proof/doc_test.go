@@ -34,6 +34,7 @@ var redisBoth = []string{realRedis, miniRedis}
 
 var cases = []proofCase{
 	{"1", "SETNX, then EXPIRE; the holder is SIGKILLed at each point between commands", "LV101", "setnxexpire", "Acquire", "TestProofSetNXExpire", redisBoth},
+	{"1b", "GETSET takes over a stale lock, then EXPIRE; the holder is SIGKILLed at each point between commands", "LV101", "getsetexpire", "Takeover", "TestProofGetSetExpire", redisBoth},
 	{"2", "SETNX and EXPIRE queued in one transaction while another owner holds the lock", "LV102", "txacquire", "Acquire", "TestProofTxAcquire", redisBoth},
 	{"3a", "bare DEL after the lock expired and another process took it", "LV201", "unsafeunlock", "Mutex.Unlock", "TestProofUnsafeUnlock", redisBoth},
 	{"3b", "GET, compare, DEL with a pause before the DEL in which the lock expires and another process takes it", "LV202", "checkthendel", "Mutex.Unlock", "TestProofCheckThenDel", redisBoth},

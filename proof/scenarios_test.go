@@ -20,6 +20,7 @@ import (
 	bugcts "github.com/lockvet/lockvet/proof/internal/buggy/checkthenset"
 	bugpair "github.com/lockvet/lockvet/proof/internal/buggy/constpair"
 	bugconst "github.com/lockvet/lockvet/proof/internal/buggy/constvalue"
+	buggetset "github.com/lockvet/lockvet/proof/internal/buggy/getsetexpire"
 	bugstruct "github.com/lockvet/lockvet/proof/internal/buggy/lockstruct"
 	bugsetnx "github.com/lockvet/lockvet/proof/internal/buggy/setnxexpire"
 	bugttl "github.com/lockvet/lockvet/proof/internal/buggy/ttlunit"
@@ -31,6 +32,7 @@ import (
 	fixcts "github.com/lockvet/lockvet/proof/internal/fixed/checkthenset"
 	fixpair "github.com/lockvet/lockvet/proof/internal/fixed/constpair"
 	fixconst "github.com/lockvet/lockvet/proof/internal/fixed/constvalue"
+	fixgetset "github.com/lockvet/lockvet/proof/internal/fixed/getsetexpire"
 	fixstruct "github.com/lockvet/lockvet/proof/internal/fixed/lockstruct"
 	fixsetnx "github.com/lockvet/lockvet/proof/internal/fixed/setnxexpire"
 	fixttl "github.com/lockvet/lockvet/proof/internal/fixed/ttlunit"
@@ -49,6 +51,7 @@ import (
 
 const (
 	childEnv    = "LOCKVET_PROOF_CHILD"
+	childShape  = "LOCKVET_PROOF_SHAPE" // "getset": the GETSET takeover (1b)
 	childTTL    = 2 * time.Second
 	childToken  = "child-token"
 	childBuggy  = "buggy"
@@ -87,25 +90,36 @@ func child() int {
 			point(label)
 		},
 	})
-	acquire := bugsetnx.Acquire
-	if variant == childFixed {
-		acquire = fixsetnx.Acquire
+	var run func() (any, error)
+	if os.Getenv(childShape) == "getset" {
+		takeover := buggetset.Takeover
+		if variant == childFixed {
+			takeover = fixgetset.Takeover
+		}
+		run = func() (any, error) { return takeover(context.Background(), rdb, key, childToken, childTTL) }
+	} else {
+		acquire := bugsetnx.Acquire
+		if variant == childFixed {
+			acquire = fixsetnx.Acquire
+		}
+		run = func() (any, error) { return acquire(context.Background(), rdb, key, childToken, childTTL) }
 	}
-	ok, err := acquire(context.Background(), rdb, key, childToken, childTTL)
+	v, err := run()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "acquire:", err)
 		return 2
 	}
-	fmt.Printf("DONE %v\n", ok)
+	fmt.Printf("DONE %v\n", v)
 	return 0
 }
 
 // killAt runs the child until point window and kills it there. It
 // returns the point's label, or "" when the child finished first.
-func killAt(t *testing.T, addr, key, variant string, window int) string {
+func killAt(t *testing.T, addr, key, variant string, window int, env ...string) string {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+variant, "LOCKVET_PROOF_ADDR="+addr, "LOCKVET_PROOF_KEY="+key, "LOCKVET_PROOF_WINDOW="+strconv.Itoa(window))
+	cmd.Env = append(cmd.Env, env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -142,54 +156,81 @@ func killAt(t *testing.T, addr, key, variant string, window int) string {
 	return ""
 }
 
+// A kill is where a holder was killed, on which key, and the key's PTTL
+// right after.
+type kill struct {
+	label, key string
+	atKill     int64
+}
+
+// killEach kills the holder at each of its points in turn, for the buggy
+// and the fixed variant, each point on a key of its own (prefix:variant:n)
+// that setup, when not nil, prepares. It returns the kills by variant and
+// the time of the last.
+func killEach(t *testing.T, b backend, rdb *redis.Client, prefix string, setup func(key string), env ...string) (map[string][]kill, time.Time) {
+	t.Helper()
+	kills := map[string][]kill{}
+	var last time.Time
+	for _, variant := range []string{childBuggy, childFixed} {
+		for w := 0; ; w++ {
+			key := fmt.Sprintf("%s:%s:%d", prefix, variant, w)
+			if setup != nil {
+				setup(key)
+			}
+			label := killAt(t, b.addr, key, variant, w, env...)
+			if label == "" {
+				break
+			}
+			last = time.Now()
+			kills[variant] = append(kills[variant], kill{label, key, pttl(t, rdb, key)})
+			if w > 10 {
+				t.Fatal("more kill points than commands")
+			}
+		}
+	}
+	return kills, last
+}
+
+// checkKills checks the keys childTTL and a half after the kills: some
+// buggy kill left its key with no TTL, then and now (their labels are
+// returned), and every fixed kill left its key absent or with a TTL of at
+// most childTTL, and gone now.
+func checkKills(t *testing.T, rdb *redis.Client, kills map[string][]kill) (forever []string) {
+	t.Helper()
+	for _, k := range kills[childBuggy] {
+		now := pttl(t, rdb, k.key)
+		t.Logf("buggy, killed %s: PTTL %d at the kill, %d later", k.label, k.atKill, now)
+		if k.atKill == -1 && now == -1 {
+			label, _, _ := strings.Cut(k.label, " [")
+			forever = append(forever, label)
+		}
+	}
+	if len(forever) == 0 {
+		t.Errorf("buggy: no kill point left the key without a TTL")
+	}
+	for _, k := range kills[childFixed] {
+		now := pttl(t, rdb, k.key)
+		t.Logf("fixed, killed %s: PTTL %d at the kill, %d later", k.label, k.atKill, now)
+		if k.atKill == -1 || k.atKill == 0 || k.atKill > childTTL.Milliseconds() {
+			t.Errorf("fixed, killed %s: PTTL %d, want no key or 0 < PTTL <= %d", k.label, k.atKill, childTTL.Milliseconds())
+		}
+		if now != -2 {
+			t.Errorf("fixed, killed %s: PTTL %d %s later, want the key gone", k.label, now, childTTL+childTTL/2)
+		}
+	}
+	return forever
+}
+
 func TestProofSetNXExpire(t *testing.T) {
 	t.Parallel()
 	eachRedis(t, func(t *testing.T, b backend) {
 		rdb := b.v9(t)
-		type kill struct {
-			label, key string
-			atKill     int64 // PTTL right after the kill
-		}
-		kills := map[string][]kill{}
-		var last time.Time
-		for _, variant := range []string{childBuggy, childFixed} {
-			for w := 0; ; w++ {
-				key := fmt.Sprintf("lock:proof1:%s:%d", variant, w)
-				label := killAt(t, b.addr, key, variant, w)
-				if label == "" {
-					break
-				}
-				last = time.Now()
-				kills[variant] = append(kills[variant], kill{label, key, pttl(t, rdb, key)})
-				if w > 10 {
-					t.Fatal("more kill points than commands")
-				}
-			}
-		}
+		kills, last := killEach(t, b, rdb, "lock:proof1", nil)
 		sleepUntil(last.Add(childTTL + childTTL/2))
 
-		var forever []string
-		for _, k := range kills[childBuggy] {
-			now := pttl(t, rdb, k.key)
-			t.Logf("buggy, killed %s: PTTL %d at the kill, %d later", k.label, k.atKill, now)
-			if k.atKill == -1 && now == -1 {
-				label, _, _ := strings.Cut(k.label, " [")
-				forever = append(forever, label)
-			}
-		}
-		if len(forever) == 0 {
-			t.Errorf("buggy: no kill point left the key without a TTL")
-		}
+		forever := checkKills(t, rdb, kills)
 		acquired := false
 		for _, k := range kills[childFixed] {
-			now := pttl(t, rdb, k.key)
-			t.Logf("fixed, killed %s: PTTL %d at the kill, %d later", k.label, k.atKill, now)
-			if k.atKill == -1 || k.atKill == 0 || k.atKill > childTTL.Milliseconds() {
-				t.Errorf("fixed, killed %s: PTTL %d, want no key or 0 < PTTL <= %d", k.label, k.atKill, childTTL.Milliseconds())
-			}
-			if now != -2 {
-				t.Errorf("fixed, killed %s: PTTL %d %s later, want the key gone", k.label, now, childTTL+childTTL/2)
-			}
 			// The acquire took the lock, with its TTL in the same command.
 			acquired = acquired || strings.HasPrefix(k.label, "after SET") && strings.HasSuffix(k.label, `[expiry "ex 2", reply true]`)
 		}
@@ -199,6 +240,64 @@ func TestProofSetNXExpire(t *testing.T) {
 		record(t, "1", b.name,
 			fmt.Sprintf("killed at each of its %d points: killed %s, the key is left with no TTL (PTTL -1) and still held %s later", len(kills[childBuggy]), strings.Join(forever, " or "), approx(childTTL+childTTL/2)),
 			fmt.Sprintf("one SET takes the lock with its TTL (EX %d); killed at each of its %d points: the key is absent or has its TTL (0 < PTTL ≤ %s) every time, and is gone %s later", int(childTTL.Seconds()), len(kills[childFixed]), approx(childTTL), approx(childTTL+childTTL/2)))
+	})
+}
+
+// --- 1b. GETSET then EXPIRE, holder killed in between (LV101) ---
+
+// The takeover of a stale lock (the old holder's value, with a TTL) by
+// GETSET, then EXPIRE: GETSET clears the TTL, so a holder killed between
+// the two leaves the key with none. lockvet's fix runs one script that
+// sets the value and the TTL together and replies the old value, as
+// GETSET does.
+func TestProofGetSetExpire(t *testing.T) {
+	t.Parallel()
+	eachRedis(t, func(t *testing.T, b backend) {
+		rdb := b.v9(t)
+		ctx := context.Background()
+
+		// The script replies what GETSET replies: the old value, and
+		// redis.Nil when there was none.
+		for _, variant := range []string{childBuggy, childFixed} {
+			takeover := buggetset.Takeover
+			if variant == childFixed {
+				takeover = fixgetset.Takeover
+			}
+			key := "lock:proof1b:reply:" + variant
+			if err := rdb.Set(ctx, key, "stale", childTTL).Err(); err != nil {
+				t.Fatal(err)
+			}
+			if old, err := takeover(ctx, rdb, key, childToken, childTTL); old != "stale" || err != nil {
+				t.Errorf("%s: takeover of a held key replied %q, %v; want \"stale\", nil", variant, old, err)
+			}
+			if v := rdb.Get(ctx, key).Val(); v != childToken {
+				t.Errorf("%s: the key holds %q after the takeover, want %q", variant, v, childToken)
+			}
+			if old, err := takeover(ctx, rdb, key+":absent", childToken, childTTL); old != "" || err != redis.Nil {
+				t.Errorf("%s: takeover of an absent key replied %q, %v; want \"\", redis.Nil", variant, old, err)
+			}
+			if p := pttl(t, rdb, key+":absent"); variant == childFixed && (p <= 0 || p > childTTL.Milliseconds()) {
+				t.Errorf("fixed: an absent key taken over has PTTL %d, want 0 < PTTL <= %d", p, childTTL.Milliseconds())
+			}
+		}
+
+		// Each key starts as the stale lock the takeover replaces, with
+		// its TTL.
+		stale := func(key string) {
+			if err := rdb.Set(ctx, key, "stale", childTTL).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		kills, last := killEach(t, b, rdb, "lock:proof1b", stale, childShape+"=getset")
+		sleepUntil(last.Add(childTTL + childTTL/2))
+
+		forever := checkKills(t, rdb, kills)
+		if len(kills[childFixed]) < 2 {
+			t.Errorf("fixed: %d kill points, want one before and one after the script", len(kills[childFixed]))
+		}
+		record(t, "1b", b.name,
+			fmt.Sprintf("killed at each of its %d points: killed %s, GETSET has cleared the stale lock's TTL and the key is still held %s later (PTTL -1)", len(kills[childBuggy]), strings.Join(forever, " or "), approx(childTTL+childTTL/2)),
+			fmt.Sprintf("one script writes the value and its TTL and replies the old value (and redis.Nil for an absent key) as GETSET does; killed at each of its %d points: the key has a TTL (0 < PTTL ≤ %s) every time, and is gone %s later", len(kills[childFixed]), approx(childTTL), approx(childTTL+childTTL/2)))
 	})
 }
 

@@ -29,6 +29,9 @@ const (
 	UncheckedDelete
 	// UncheckedExpire changes a TTL without comparing the value.
 	UncheckedExpire
+	// GetSetExpire writes the key and sets its TTL in one step, returning
+	// the old value: a GETSET that does not leave the key without a TTL.
+	GetSetExpire
 )
 
 // Script is a classified script.
@@ -50,7 +53,7 @@ type Script struct {
 // patterns are the expressions Classify matches, compiled at its first
 // call rather than when the program starts: go vet starts lockvet once
 // per package, most of which have no script.
-var patterns = sync.OnceValue(func() (p struct{ getCmpArgv, argvCmpGet, localGet, del, expire, count *regexp.Regexp }) {
+var patterns = sync.OnceValue(func() (p struct{ getCmpArgv, argvCmpGet, localGet, del, expire, count, getset *regexp.Regexp }) {
 	call := `redis\.p?call\(\s*['"]%s['"]\s*,`
 	// GET KEYS[1] compared with ARGV[n], in either order, directly.
 	p.getCmpArgv = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "get") + `\s*keys\[1\]\s*\)\s*[=~]=\s*argv\[(\d+)\]`)
@@ -59,6 +62,7 @@ var patterns = sync.OnceValue(func() (p struct{ getCmpArgv, argvCmpGet, localGet
 	p.localGet = regexp.MustCompile(`(?i)local\s+(\w+)\s*=\s*` + strings.ReplaceAll(call, "%s", "get") + `\s*keys\[1\]\s*\)`)
 	p.del = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "(?:del|unlink)"))
 	p.expire = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "(p?)expire(?:at)?") + `\s*keys\[\d+\]\s*,\s*(?:argv\[(\d+)\]|tonumber\(\s*argv\[(\d+)\]\s*\))?`)
+	p.getset = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "getset") + `\s*keys\[1\]\s*,`)
 	p.count = regexp.MustCompile(`(?i)` + strings.ReplaceAll(call, "%s", "h?(?:incr|decr)(?:by)?(?:float)?") + `\s*keys\[1\]\s*[,)]`)
 	return p
 })
@@ -85,19 +89,16 @@ func Classify(src string) Script {
 	s.Counts = p.count.MatchString(src)
 	checked := s.TokenArg > 0
 	switch {
+	case !checked && p.getset.MatchString(src) && p.expire.MatchString(src) && !p.del.MatchString(src):
+		s.expireArg(p.expire.FindStringSubmatch(src))
+		s.Kind = GetSetExpire
 	case p.del.MatchString(src):
 		s.Kind = UncheckedDelete
 		if checked {
 			s.Kind = CompareAndDelete
 		}
 	case p.expire.MatchString(src):
-		m := p.expire.FindStringSubmatch(src)
-		s.TTLMillis = strings.EqualFold(m[1], "p")
-		n := m[2]
-		if n == "" {
-			n = m[3]
-		}
-		s.TTLArg, _ = strconv.Atoi(n)
+		s.expireArg(p.expire.FindStringSubmatch(src))
 		s.Kind = UncheckedExpire
 		if checked {
 			s.Kind = CompareAndExpire
@@ -108,10 +109,24 @@ func Classify(src string) Script {
 	return s
 }
 
+// expireArg reads the match of the expire pattern: PEXPIRE or EXPIRE, and
+// the ARGV entry it takes.
+func (s *Script) expireArg(m []string) {
+	s.TTLMillis = strings.EqualFold(m[1], "p")
+	n := m[2]
+	if n == "" {
+		n = m[3]
+	}
+	s.TTLArg, _ = strconv.Atoi(n)
+}
+
 // Canonical scripts lockvet's fixes insert (the forms the Redis
 // documentation and the common lock libraries use). ARGV[1] is the owner
 // token; for renew, ARGV[2] is the TTL in milliseconds.
 const (
 	UnlockSrc = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`
 	RenewSrc  = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end`
+	// GetSetSrc is GETSET with the TTL (ARGV[2], in milliseconds) set in
+	// the same step: it replies the old value, or nil, as GETSET does.
+	GetSetSrc = `local old = redis.call("getset", KEYS[1], ARGV[1]) redis.call("pexpire", KEYS[1], ARGV[2]) return old`
 )

@@ -9,6 +9,8 @@ func TestClassify(t *testing.T) {
 	}{
 		{UnlockSrc, Script{Kind: CompareAndDelete, TokenArg: 1}},
 		{RenewSrc, Script{Kind: CompareAndExpire, TokenArg: 1, TTLArg: 2, TTLMillis: true}},
+		{GetSetSrc, Script{Kind: GetSetExpire, TTLArg: 2, TTLMillis: true}},
+		{`local v = redis.call('GETSET', KEYS[1], ARGV[1]); redis.call('EXPIRE', KEYS[1], ARGV[2]); return v`, Script{Kind: GetSetExpire, TTLArg: 2}},
 		{`if redis.call('GET', KEYS[1]) == ARGV[1] then
 			return redis.call('DEL', KEYS[1])
 		end

@@ -45,7 +45,7 @@ func (g goRedis) runScript(pass *analysis.Pass, o *Op, v string, keys, args []st
 	if !ok {
 		return nil, false
 	}
-	edits, ok := keepReply(o, info.TypeOf(o.Call), run.Signature().Results().At(0).Type(), "Bool", "Int64")
+	edits, ok := keepReply(o, info.TypeOf(o.Call), run.Signature().Results().At(0).Type(), "Bool", "Int64", "Text", "String")
 	if !ok {
 		return nil, false
 	}

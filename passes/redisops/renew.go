@@ -6,9 +6,11 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -305,27 +307,11 @@ func (o *Op) Renew(pass *analysis.Pass, vars *ScriptVars, token string) ([]analy
 	if !ok || o.Kind != Expire || !sr.renewable(o) || o.TTL == nil || len(o.Keys) != 1 {
 		return nil, false
 	}
-	var ms string
-	var argEdits []analysis.TextEdit
-	if ta, isTA := sr.(ttlArger); isTA {
-		ms, argEdits, ok = ta.ttlArg(pass, o)
-	} else if o.TTLUnit == Duration {
-		ms, ok = durationMillis(pass.TypesInfo, pass.Fset, o.TTL)
-	} else {
-		ok = false
-	}
+	ms, argEdits, ok := scriptTTL(pass, sr, o)
 	if !ok {
 		return nil, false
 	}
-	pkg, ctor, ok := sr.scriptCtorFor(pass, o)
-	if !ok {
-		return nil, false
-	}
-	var lead []string
-	if ca, isCA := sr.(ctorArger); isCA {
-		lead = ca.scriptCtorArgs()
-	}
-	v, declEdits, ok := vars.varArgs(o.Call.Pos(), pkg, ctor, lead, "renewScript", renewDoc, lua.RenewSrc, isRenewScript)
+	v, declEdits, ok := scriptVar(pass, vars, sr, o, "renewScript", renewDoc, lua.RenewSrc, isRenewScript)
 	if !ok {
 		return nil, false
 	}
@@ -334,6 +320,34 @@ func (o *Op) Renew(pass *analysis.Pass, vars *ScriptVars, token string) ([]analy
 		return nil, false
 	}
 	return append(append(declEdits, argEdits...), run...), true
+}
+
+// scriptTTL is the TTL of the Expire e as a script argument in
+// milliseconds, and the edits it needs: the adapter's own (ttlArger), or
+// a typed time.Duration's Milliseconds().
+func scriptTTL(pass *analysis.Pass, sr scriptRunner, e *Op) (string, []analysis.TextEdit, bool) {
+	if ta, isTA := sr.(ttlArger); isTA {
+		return ta.ttlArg(pass, e)
+	}
+	if e.TTLUnit != Duration {
+		return "", nil, false
+	}
+	ms, ok := durationMillis(pass.TypesInfo, pass.Fset, e.TTL)
+	return ms, nil, ok
+}
+
+// scriptVar is the package-level variable holding the script src (see
+// ScriptVars.Var) made by the constructor of the client that sends o.
+func scriptVar(pass *analysis.Pass, vars *ScriptVars, sr scriptRunner, o *Op, name, doc, src string, same func(string) bool) (string, []analysis.TextEdit, bool) {
+	pkg, ctor, ok := sr.scriptCtorFor(pass, o)
+	if !ok {
+		return "", nil, false
+	}
+	var lead []string
+	if ca, isCA := sr.(ctorArger); isCA {
+		lead = ca.scriptCtorArgs()
+	}
+	return vars.varArgs(o.Call.Pos(), pkg, ctor, lead, name, doc, src, same)
 }
 
 // leadArgs reports whether the first arguments of a constructor call are
@@ -438,3 +452,58 @@ func operand(text string, e ast.Expr, lit bool) string {
 	}
 	return "(" + text + ")"
 }
+
+// getSetDoc is the comment on the GETSET-with-TTL script variable a fix
+// declares.
+const getSetDoc = `getSetScript sets KEYS[1] to ARGV[1] with a TTL of ARGV[2] milliseconds
+in one step and replies the old value (nil when there was none), as GETSET
+does; GETSET alone leaves the key with no TTL.`
+
+// GetSetTTL returns edits that replace the GETSET o by one step that also
+// sets the TTL of the Expire e that follows it: the script lua.GetSetSrc
+// (or an equivalent script variable already in the package), run on o's
+// receiver with o's key, o's value and e's TTL in milliseconds. The
+// script replies what GETSET replies (the old value, or nil), through
+// results of the same type, so the code reading it keeps its meaning. It
+// works on every Redis version (SET … GET PX needs 6.2). The caller
+// deletes e. It fails for clients other than go-redis and redigo, when e
+// does not set the TTL whatever the key's current one (NX, GT, LT), when
+// e's TTL is not a typed time.Duration of at least a millisecond (a
+// redigo EXPIRE: an integer), or when o's result is used in a way the
+// script's result cannot replace.
+func (o *Op) GetSetTTL(pass *analysis.Pass, vars *ScriptVars, e *Op) ([]analysis.TextEdit, bool) {
+	switch o.adapter.(type) {
+	case goRedis, redigo:
+	default:
+		return nil, false
+	}
+	sr, ok := o.adapter.(scriptRunner)
+	if !ok || o.Kind != GetSet || e.Kind != Expire || e.adapter != o.adapter || !sr.renewable(e) ||
+		o.Value == nil || len(o.Keys) != 1 || e.TTL == nil {
+		return nil, false
+	}
+	ms, argEdits, ok := scriptTTL(pass, sr, e)
+	if !ok {
+		return nil, false
+	}
+	v, declEdits, ok := scriptVar(pass, vars, sr, o, "getSetScript", getSetDoc, lua.GetSetSrc, isGetSetScript)
+	if !ok {
+		return nil, false
+	}
+	run, ok := sr.runScript(pass, o, v, []string{fixes.Text(pass.Fset, o.Keys[0])}, []string{fixes.Text(pass.Fset, o.Value), ms})
+	if !ok {
+		return nil, false
+	}
+	return append(append(declEdits, argEdits...), run...), true
+}
+
+// isGetSetScript: GETSET KEYS[1] ARGV[1] and PEXPIRE with the TTL in
+// milliseconds in ARGV[2], the argument order GetSetTTL passes.
+func isGetSetScript(src string) bool {
+	s := lua.Classify(src)
+	return s.Kind == lua.GetSetExpire && s.TTLArg == 2 && s.TTLMillis && getSetArgv1().MatchString(src)
+}
+
+var getSetArgv1 = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)redis\.p?call\(\s*['"]getset['"]\s*,\s*keys\[1\]\s*,\s*argv\[1\]\s*\)`)
+})

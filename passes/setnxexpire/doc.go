@@ -24,7 +24,11 @@
 // the acquire and deletes the EXPIRE; it is offered only when the EXPIRE's
 // result is not used for anything else and the TTL's variables keep their
 // value between the two calls (a TTL clamped in between is not moved ahead
-// of the clamp). Other clients: redigo Do("SET", key, token, "NX", "PX", ms); rueidis
+// of the clamp). A GETSET takes no TTL: the fix runs one script that sets
+// the value and the TTL (PEXPIRE, in milliseconds) and replies the old value
+// or nil, as GETSET does, read through the same accessor (go-redis Text or
+// String, redigo's conversions), on every Redis version (SET key value GET
+// PX ms needs 6.2). Other clients: redigo Do("SET", key, token, "NX", "PX", ms); rueidis
 // B().Set().Key(key).Value(token).Nx().PxMilliseconds(ms); gomemcache
 // Add(&memcache.Item{…, Expiration: seconds}). A redigo or rueidis SETNX becomes
 // SET NX, whose reply is OK or nil instead of 1 or 0: the fix rewrites the

@@ -41,7 +41,11 @@ SetArgs with Mode "NX" and TTL. The suggested fix moves the EXPIRE's TTL into
 the acquire and deletes the EXPIRE; it is offered only when the EXPIRE's
 result is not used for anything else and the TTL's variables keep their
 value between the two calls (a TTL clamped in between is not moved ahead
-of the clamp). Other clients: redigo Do("SET", key, token, "NX", "PX", ms); rueidis
+of the clamp). A GETSET takes no TTL: the fix runs one script that sets
+the value and the TTL (PEXPIRE, in milliseconds) and replies the old value
+or nil, as GETSET does, read through the same accessor (go-redis Text or
+String, redigo's conversions), on every Redis version (SET key value GET
+PX ms needs 6.2). Other clients: redigo Do("SET", key, token, "NX", "PX", ms); rueidis
 B().Set().Key(key).Value(token).Nx().PxMilliseconds(ms); gomemcache
 Add(&memcache.Item{…, Expiration: seconds}). A redigo or rueidis SETNX becomes
 SET NX, whose reply is OK or nil instead of 1 or 0: the fix rewrites the
@@ -76,6 +80,7 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 
 func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 	var locks *lockid.Locks // built for the first pair found
+	var vars *redisops.ScriptVars
 	for _, f := range res.Funcs {
 		for _, e := range f.Ops {
 			// A renew helper that fixes the TTL itself has no TTL at its
@@ -100,7 +105,10 @@ func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
 				if locks == nil {
 					locks = lockid.New(pass, res)
 				}
-				reportPair(pass, r, f, a, e, isLock(pass, locks, a))
+				if vars == nil {
+					vars = redisops.NewScriptVars(pass, res)
+				}
+				reportPair(pass, r, vars, f, a, e, isLock(pass, locks, a))
 				break
 			}
 		}
@@ -131,7 +139,7 @@ func isLock(pass *analysis.Pass, locks *lockid.Locks, a *redisops.Op) bool {
 	return false
 }
 
-func reportPair(pass *analysis.Pass, r *report.Reporter, f *redisops.Func, a, e *redisops.Op, lock bool) {
+func reportPair(pass *analysis.Pass, r *report.Reporter, vars *redisops.ScriptVars, f *redisops.Func, a, e *redisops.Op, lock bool) {
 	key := fixes.Text(pass.Fset, a.Key())
 	// The words for a lock, and for a key that is not known to be one.
 	acquired, held, related := "acquired", "the lock held forever", "lock acquired here without a TTL"
@@ -152,7 +160,7 @@ func reportPair(pass *analysis.Pass, r *report.Reporter, f *redisops.Func, a, e 
 		Message: msg,
 		Related: []analysis.RelatedInformation{{Pos: a.Call.Pos(), End: a.Call.End(), Message: related}},
 	}
-	if fix, ok := moveTTL(pass, f, a, e); ok {
+	if fix, ok := moveTTL(pass, vars, f, a, e); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	r.Report(d)
@@ -161,12 +169,26 @@ func reportPair(pass *analysis.Pass, r *report.Reporter, f *redisops.Func, a, e 
 // moveTTL builds the fix: the EXPIRE's TTL goes into the acquire, and the
 // EXPIRE statement is deleted. It fails rather than produce code that does
 // not build or behaves differently in other ways.
-func moveTTL(pass *analysis.Pass, f *redisops.Func, a, e *redisops.Op) (analysis.SuggestedFix, bool) {
-	if a.Kind != redisops.Acquire || e.TTL == nil || !fixes.InScopeAt(pass.TypesInfo, pass.Pkg, e.TTL, a.Call.Pos()) ||
+//
+// A GETSET cannot take a TTL: it becomes a script that sets the value and
+// the TTL in one step and replies the old value (redisops' GetSetTTL).
+// The TTL is then set whenever the GETSET writes, also on the paths where
+// the EXPIRE was not sent: GETSET clears the TTL of the key it writes on
+// every path, so each of them left the key without one.
+func moveTTL(pass *analysis.Pass, vars *redisops.ScriptVars, f *redisops.Func, a, e *redisops.Op) (analysis.SuggestedFix, bool) {
+	if a.Kind != redisops.Acquire && a.Kind != redisops.GetSet || e.TTL == nil || !fixes.InScopeAt(pass.TypesInfo, pass.Pkg, e.TTL, a.Call.Pos()) ||
 		assignedBetween(pass, f, e.TTL, a.Call.End(), e.Call.Pos()) {
 		return analysis.SuggestedFix{}, false
 	}
-	edits, ok := a.WithTTL(pass, e, fixes.Text(pass.Fset, e.TTL))
+	var edits []analysis.TextEdit
+	var ok bool
+	msg := fmt.Sprintf("Pass the TTL to %s and delete the %s", a.Method, e.Method)
+	if a.Kind == redisops.GetSet {
+		edits, ok = a.GetSetTTL(pass, vars, e)
+		msg = fmt.Sprintf("Set the TTL in the same step as %s (one script) and delete the %s", a.Method, e.Method)
+	} else {
+		edits, ok = a.WithTTL(pass, e, fixes.Text(pass.Fset, e.TTL))
+	}
 	if !ok {
 		return analysis.SuggestedFix{}, false
 	}
@@ -179,10 +201,7 @@ func moveTTL(pass *analysis.Pass, f *redisops.Func, a, e *redisops.Op) (analysis
 	if !ok {
 		return analysis.SuggestedFix{}, false
 	}
-	return analysis.SuggestedFix{
-		Message:   fmt.Sprintf("Pass the TTL to %s and delete the %s", a.Method, e.Method),
-		TextEdits: edits,
-	}, true
+	return analysis.SuggestedFix{Message: msg, TextEdits: edits}, true
 }
 
 // assignedBetween reports whether a variable of ttl is assigned between

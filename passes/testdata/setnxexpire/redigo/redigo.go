@@ -74,7 +74,8 @@ func withContext(ctx context.Context, c redis.Conn, key, token string) error {
 	return nil
 }
 
-// GETSET takeover (old SETNX recipe): reported, no fix.
+// GETSET takeover (old SETNX recipe): the GETSET and the TTL become one
+// script (EXPIRE's seconds in milliseconds).
 func takeover(c redis.Conn, key, token string) {
 	c.Do("GETSET", key, token)
 	c.Do("EXPIRE", key, 30) // want `EXPIRE after GETSET, which clears the TTL of`

@@ -3,6 +3,7 @@ package v9
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -69,10 +70,36 @@ func resultUsed(ctx context.Context, rdb *redis.Client, key string) (bool, error
 	return rdb.Expire(ctx, key, ttl).Result() // want `Expire after SetNX`
 }
 
-// GETSET takeover (old SETNX recipe): no fix, reported.
+// GETSET takeover (old SETNX recipe): the GETSET and the TTL become one
+// script.
 func getSet(ctx context.Context, rdb *redis.Client, key, token string) {
 	rdb.GetSet(ctx, key, token)
 	rdb.Expire(ctx, key, ttl) // want `Expire after GetSet, which clears the TTL of`
+}
+
+// The takeover of an expired timestamp lock, its old value read.
+func takeoverTimestamp(ctx context.Context, rdb *redis.Client, key string, deadline int64) error {
+	now := time.Now().UnixNano()
+	expiration := time.Duration(deadline + 1 - now)
+	newTimeout, err := rdb.GetSet(ctx, key, deadline).Result()
+	if err != nil {
+		return err
+	}
+	cur, err := strconv.ParseInt(newTimeout, 10, 64)
+	if err != nil {
+		return err
+	}
+	if now > cur {
+		rdb.Expire(ctx, key, expiration) // want `Expire after GetSet, which clears the TTL of key`
+		return nil
+	}
+	return errBusy
+}
+
+// The TTL an untyped constant (30 ns): reported, no fix.
+func getSetUntyped(ctx context.Context, rdb *redis.Client, key, token string) {
+	rdb.GetSet(ctx, key, token)
+	rdb.Expire(ctx, key, 30) // want `Expire after GetSet`
 }
 
 // In a select loop.
