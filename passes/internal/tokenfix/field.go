@@ -212,14 +212,11 @@ func buildField(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts 
 		if id, ok := ast.Unparen(ksel.X).(*ast.Ident); !ok || info.Uses[id] != drecv {
 			return no("a release of another value's key")
 		}
-		rels := d.Releases(pass, drecv.Name()+"."+name, opts)
-		if len(rels) == 0 {
-			if why := d.ReleaseWhy(pass); why != "" {
-				return no(why)
-			}
-			return no(fmt.Sprintf("can't rewrite this %s", d.Method))
+		rel, why := releaseEdits(pass, d, drecv.Name()+"."+name, opts)
+		if why != "" {
+			return no(why)
 		}
-		edits = append(edits, rels[0].Edits...)
+		edits = append(edits, rel...)
 	}
 	edits, ok = coalesce(edits)
 	if !ok {

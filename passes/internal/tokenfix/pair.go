@@ -228,14 +228,11 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 		p.insert(params.List[len(params.List)-1].End(), ", "+p.uName+" string")
 	}
 	for _, d := range p.dels {
-		rels := d.Releases(pass, p.uName, opts)
-		if len(rels) == 0 {
-			if why := d.ReleaseWhy(pass); why != "" {
-				return no(why)
-			}
-			return no(fmt.Sprintf("can't rewrite this %s", d.Method))
+		rel, why := releaseEdits(pass, d, p.uName, opts)
+		if why != "" {
+			return no(why)
 		}
-		p.edits = append(p.edits, rels[0].Edits...)
+		p.edits = append(p.edits, rel...)
 	}
 
 	// The callers.

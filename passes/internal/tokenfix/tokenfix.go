@@ -154,14 +154,11 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 	}
 	edits = append(edits, tokEdits...)
 	for _, d := range dels {
-		rels := d.Releases(pass, name, opts)
-		if len(rels) == 0 {
-			if why := d.ReleaseWhy(pass); why != "" {
-				return no(why)
-			}
-			return no(fmt.Sprintf("can't rewrite this %s", d.Method))
+		rel, why := releaseEdits(pass, d, name, opts)
+		if why != "" {
+			return no(why)
 		}
-		edits = append(edits, rels[0].Edits...)
+		edits = append(edits, rel...)
 	}
 	edits, ok = coalesce(edits)
 	if !ok {
@@ -171,6 +168,19 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 		Message:   fmt.Sprintf("Acquire with a random token (%s) and release only while the key holds it", name),
 		TextEdits: edits,
 	}}
+}
+
+// releaseEdits rewrites the DEL d to delete the key only while it holds
+// the token tok (an expression in d's scope), or says why it can't.
+func releaseEdits(pass *analysis.Pass, d *redisops.Op, tok string, opts redisops.ReleaseOptions) ([]analysis.TextEdit, string) {
+	rels := d.Releases(pass, tok, opts)
+	if len(rels) == 0 {
+		if why := d.ReleaseWhy(pass); why != "" {
+			return nil, why
+		}
+		return nil, fmt.Sprintf("can't rewrite this %s", d.Method)
+	}
+	return rels[0].Edits, ""
 }
 
 // valueText is the replacement of the acquire's value, with TOKEN for the
