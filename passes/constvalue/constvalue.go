@@ -97,7 +97,9 @@ DEL). When a helper acquires and its counterpart releases (Lock and
 Unlock), the fix threads the token: Lock makes it, writes it and returns
 it (an added string result, before a last error), Unlock takes it (an
 added parameter) and releases with the script, and every caller keeps the
-token of its Lock call and passes it to its Unlock call: in the package,
+token of its Lock call and passes it to its Unlock call (an Unlock whose
+compare-and-delete script compares with the constant compares with the
+token instead): in the package,
 and for an exported pair in the module's other packages when lockvet
 loads them all (lockvet -fix ./...; go vet sees one package, so there
 is no fix). There is no fix when a call cannot be rewritten so (Lock's
@@ -234,14 +236,34 @@ func (c *checker) reportTokens(ix *useIndex, reported map[*redisops.Op]bool) {
 			// The acquire's finding, in the same function, covers it.
 			continue
 		}
-		c.r.Report(analysis.Diagnostic{
+		d := analysis.Diagnostic{
 			Pos: tok.Pos(),
 			End: tok.End(),
 			Message: fmt.Sprintf("the owner check of lock %s compares it with %s, a value every caller passes, so it %s other holders' locks; pass the lock's token",
 				fixes.Text(c.pass.Fset, s.Key()), c.describe(tok), u.verb),
 			Related: []analysis.RelatedInformation{{Pos: lk.Acquire.Call.Pos(), End: lk.Acquire.Call.End(), Message: "lock acquired here"}},
-		})
+		}
+		if reported[lk.Acquire] {
+			// The acquire's token fix, when it turns this argument into
+			// the token (a Lock/Unlock pair): the same fix as there.
+			if p := tokenfix.For(c.pass, c.res, lk.Acquire, redisops.ReleaseOptions{DelEx: c.cfg.RedisAtLeast(8, 4)}, c.cfg.ModuleView()); p.OK && edits(p.Fix, tok) {
+				d.SuggestedFixes = []analysis.SuggestedFix{p.Fix}
+			} else if p.Why != "" {
+				d.Message += " (no fix: " + p.Why + ")"
+			}
+		}
+		c.r.Report(d)
 	}
+}
+
+// edits reports whether fix replaces e.
+func edits(fix analysis.SuggestedFix, e ast.Expr) bool {
+	for _, te := range fix.TextEdits {
+		if te.Pos == e.Pos() && te.End == e.End() {
+			return true
+		}
+	}
+	return false
 }
 
 // useIndex finds, on first need, the lock each use touches (it does not

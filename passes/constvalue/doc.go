@@ -37,7 +37,9 @@
 // Unlock), the fix threads the token: Lock makes it, writes it and returns
 // it (an added string result, before a last error), Unlock takes it (an
 // added parameter) and releases with the script, and every caller keeps the
-// token of its Lock call and passes it to its Unlock call: in the package,
+// token of its Lock call and passes it to its Unlock call (an Unlock whose
+// compare-and-delete script compares with the constant compares with the
+// token instead): in the package,
 // and for an exported pair in the module's other packages when lockvet
 // loads them all (lockvet -fix ./...; go vet sees one package, so there
 // is no fix). There is no fix when a call cannot be rewritten so (Lock's

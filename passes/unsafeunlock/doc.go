@@ -40,7 +40,11 @@
 // compares with its own receiver's field. A lock struct whose Lock keeps
 // no token (the key in a field, a random or constant value written and
 // forgotten) gets a token field: Lock stores its value there (a random
-// token in place of a constant) and Unlock compares with it. A lock whose value is a constant cannot be checked: give it a random token
+// token in place of a constant) and Unlock compares with it. A value that
+// is no token (the time, a number) and that the release cannot read gets
+// the same fix as a constant (LV204): a random token in its place, kept
+// in a variable or, for a Lock/Unlock pair, returned by Lock and taken by
+// Unlock. A lock whose value is a constant cannot be checked: give it a random token
 // first (LV204). memcached has no scripts: with gomemcache, Get the item, compare its Value
 // with the token, and CompareAndSwap it with Expiration -1 (it fails if the
 // item changed after the Get). lockvet reports a gomemcache Delete without a

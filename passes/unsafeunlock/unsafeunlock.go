@@ -62,7 +62,9 @@ package unsafeunlock
 // acquire's value is a variable or field that is in scope and unchanged at
 // the delete (for a Lock/Unlock pair, the same field of the receiver); for
 // a constant value there is no owner to compare and the message points to
-// LV204.
+// LV204. A value that is no string (time.Now(), a number) and is not at
+// hand gets LV204's token fix; a string value not at hand may be the
+// caller's token, and is left with a hint.
 
 import (
 	"fmt"
@@ -125,7 +127,11 @@ the literal building it sets (a per-process owner id): the release
 compares with its own receiver's field. A lock struct whose Lock keeps
 no token (the key in a field, a random or constant value written and
 forgotten) gets a token field: Lock stores its value there (a random
-token in place of a constant) and Unlock compares with it. A lock whose value is a constant cannot be checked: give it a random token
+token in place of a constant) and Unlock compares with it. A value that
+is no token (the time, a number) and that the release cannot read gets
+the same fix as a constant (LV204): a random token in its place, kept
+in a variable or, for a Lock/Unlock pair, returned by Lock and taken by
+Unlock. A lock whose value is a constant cannot be checked: give it a random token
 first (LV204). memcached has no scripts: with gomemcache, Get the item, compare its Value
 with the token, and CompareAndSwap it with Expiration -1 (it fails if the
 item changed after the Get). lockvet reports a gomemcache Delete without a
@@ -350,7 +356,8 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 		noFix = "acquire in another function"
 	}
 	if !constValue {
-		if tok, ok := tokenAt(pass, res, lk, d, key); ok {
+		tok, atHand := tokenAt(pass, res, lk, d, key)
+		if atHand {
 			for _, rel := range d.Releases(pass, tok, redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4)}) {
 				m := fixScript
 				if rel.Kind == redisops.ReleaseDelEx {
@@ -365,6 +372,27 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 			// A lock struct whose Lock keeps no token: a field keeps it.
 			if p := tokenfix.Field(pass, res, a, redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4)}); p.OK {
 				diag.SuggestedFixes = append(diag.SuggestedFixes, p.Fix)
+			}
+		}
+		if len(diag.SuggestedFixes) == 0 && noFix == "" && (lk.Evidence == lockid.SameFunc || lk.Evidence == lockid.Counterpart || lk.Evidence == lockid.SameShape) &&
+			!valueParam(pass, a) && !stringValue(pass.TypesInfo, a.Value) {
+			// A value that is no token (time.Now(), a counter) and is
+			// not at hand at the release: a random token takes its place,
+			// threaded to the release as for a constant. A string value
+			// may be the caller's token: it is kept, and the hint says
+			// how to bring it to the release.
+			if p := tokenfix.For(pass, res, a, redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4)}, cfg.ModuleView()); p.OK {
+				diag.SuggestedFixes = append(diag.SuggestedFixes, p.Fix)
+			} else {
+				noFix = p.Why
+			}
+		}
+		if len(diag.SuggestedFixes) == 0 && noFix == "" && !atHand && a.Via == nil && lk.Evidence != lockid.ViaHelper && lk.Evidence != lockid.Stored && !valueParam(pass, a) {
+			switch {
+			case a.Value == nil:
+				noFix = fmt.Sprintf("%s writes no value to compare with", a.Method)
+			case lk.Evidence != lockid.SameFunc:
+				noFix = fmt.Sprintf("the value %s is not kept for the release", valueText)
 			}
 		}
 		// A hint that says why there is no fix takes the place of the
@@ -537,6 +565,14 @@ func tokenAt(pass *analysis.Pass, res *redisops.Result, lk *lockid.Lock, d *redi
 			text += "." + s.Name
 		}
 		return text, true
+	case lockid.Token:
+		// A GETSET of the key writes the acquire's value again: a
+		// package-level variable, or a field of the receiver that the
+		// release's receiver has too.
+		if pkgLevel && len(path) == 0 {
+			return fixes.Text(pass.Fset, v), fixes.InScopeAt(info, pass.Pkg, v, d.Call.Pos())
+		}
+		return recvField(pass, res, a, d, rootVar, path)
 	}
 	return "", false
 }
@@ -652,6 +688,23 @@ func valueParam(pass *analysis.Pass, a *redisops.Op) bool {
 	}
 	v, ok := pass.TypesInfo.Uses[id].(*types.Var)
 	return ok && isParam(pass, a.Func, v)
+}
+
+// stringValue reports whether e is a string or a byte slice: a value
+// that may be a token already.
+func stringValue(info *types.Info, e ast.Expr) bool {
+	t := info.TypeOf(e)
+	if t == nil {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	case *types.Slice:
+		b, ok := u.Elem().Underlying().(*types.Basic)
+		return ok && b.Kind() == types.Byte
+	}
+	return false
 }
 
 // funcName is the name of the function declaration holding op, or "".

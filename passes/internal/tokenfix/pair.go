@@ -11,7 +11,9 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/internal/lvconfig"
+	"github.com/lockvet/lockvet/passes/internal/constval"
 
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
@@ -27,7 +29,9 @@ import (
 //     returns it: an added string result, before a last error result or
 //     else after the others (the existing results keep their order);
 //   - Unlock takes it as an added parameter (before a variadic one, else
-//     last) and deletes the key only while it holds it;
+//     last) and deletes the key only while it holds it (a DEL becomes the
+//     compare-and-delete; a compare-and-delete script that compares with
+//     a constant, which every holder passes, compares with the token);
 //   - every call of Lock keeps the token (in a new variable), and every
 //     call of Unlock passes the token of the Lock call in whose scope it
 //     is.
@@ -68,6 +72,9 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 	locks := lockid.New(pass, res)
 	var udecl *ast.FuncDecl
 	var dels []*redisops.Op
+	// Owner-checked scripts of Unlock whose token argument is a constant
+	// (the value every holder writes): their argument becomes the token.
+	var checks []*redisops.Op
 	// A call of a helper of the package: its own operations stand for it.
 	ours := func(o *redisops.Op) bool {
 		if o.Via == nil {
@@ -77,10 +84,17 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 		return fn != nil && fn.Pkg() == pass.Pkg
 	}
 	for _, r := range locks.Releases(a) {
-		if r.Checked || ours(r.Op) {
+		if ours(r.Op) {
 			continue
 		}
-		if r.Op.Kind != redisops.Delete || r.Evidence != lockid.Counterpart && r.Evidence != lockid.SameShape {
+		if r.Checked {
+			if constTokenArg(info, r.Op) == nil {
+				continue
+			}
+		} else if r.Op.Kind != redisops.Delete {
+			return no(other)
+		}
+		if r.Evidence != lockid.Counterpart && r.Evidence != lockid.SameShape {
 			return no(other)
 		}
 		d, ok := r.Op.Func.Node.(*ast.FuncDecl)
@@ -91,7 +105,11 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 			return no("released in two functions")
 		}
 		udecl = d
-		dels = append(dels, r.Op)
+		if r.Checked {
+			checks = append(checks, r.Op)
+		} else {
+			dels = append(dels, r.Op)
+		}
 	}
 	if udecl == nil {
 		return no(other)
@@ -123,7 +141,7 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 			}
 		}
 		inU := o.Call.Pos() >= udecl.Pos() && o.Call.End() <= udecl.End()
-		if inU && containsOp(dels, o) {
+		if inU && (containsOp(dels, o) || containsOp(checks, o)) {
 			continue
 		}
 		if !same && inU {
@@ -234,6 +252,9 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 		}
 		p.edits = append(p.edits, rel...)
 	}
+	for _, c := range checks {
+		p.edits = append(p.edits, fixesReplace(constTokenArg(info, c), p.uName))
+	}
 
 	// The callers.
 	if why := p.callerEdits(u, func(o types.Object) (lock, unlock bool) { return o == lfn, o == ufn }); why != "" {
@@ -261,6 +282,23 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 		Message:   fmt.Sprintf("Acquire with a random token that %s returns and %s takes, and release only while the key holds it", lname, uname),
 		TextEdits: edits,
 	}}
+}
+
+// constTokenArg is the token argument of the owner-checked script s
+// when it is a constant (an owner check every holder passes), or nil.
+func constTokenArg(info *types.Info, s *redisops.Op) ast.Expr {
+	if s.Kind != redisops.Script {
+		return nil
+	}
+	sc := lua.Classify(s.ScriptSrc)
+	if sc.TokenArg == 0 || sc.TokenArg > len(s.Args) {
+		return nil
+	}
+	tok := s.Args[sc.TokenArg-1]
+	if !constval.Known(info, tok) {
+		return nil
+	}
+	return tok
 }
 
 func containsOp(ops []*redisops.Op, o *redisops.Op) bool {
