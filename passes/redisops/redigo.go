@@ -855,10 +855,28 @@ func (redigo) scriptCtorArgs() []string { return []string{"1"} }
 // ttlArg: the renewal script takes milliseconds; EXPIRE's whole seconds
 // are multiplied by 1000, PEXPIRE's milliseconds pass as they are. A TTL
 // that is not an integer (a time.Duration, sent as "30s": LV104's finding)
-// or a constant below 1 gets no rewrite.
+// or a constant below 1 gets no rewrite; a string constant of digits is
+// its number.
 func (redigo) ttlArg(pass *analysis.Pass, o *Op) (string, []analysis.TextEdit, bool) {
 	info := pass.TypesInfo
-	if o.TTL == nil || !integer(info, o.TTL) {
+	if o.TTL == nil {
+		return "", nil, false
+	}
+	if sp := constval.String(info, o.TTL); sp != nil {
+		// A string constant of digits ("5000"): Redis reads it as the
+		// number it spells.
+		n, err := strconv.ParseInt(*sp, 10, 64)
+		switch {
+		case err != nil || n < 1:
+			return "", nil, false
+		case o.TTLUnit == Millis:
+			return strconv.FormatInt(n, 10), nil, true
+		case o.TTLUnit == Seconds:
+			return strconv.FormatInt(n*1000, 10), nil, true
+		}
+		return "", nil, false
+	}
+	if !integer(info, o.TTL) {
 		return "", nil, false
 	}
 	text := fixes.Text(pass.Fset, o.TTL)

@@ -55,10 +55,12 @@ import (
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
 	"github.com/lockvet/lockvet/passes/internal/astx"
+	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
 	"github.com/lockvet/lockvet/passes/internal/report"
+	"github.com/lockvet/lockvet/passes/internal/tokenfix"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
 
@@ -88,7 +90,12 @@ in nanoseconds). A result of 0 means the lock was lost: stop the work. The
 suggested fix declares the script once per package (or reuses an
 equivalent one) and runs it in place of the EXPIRE; it is offered when the
 token the lock was acquired with is a variable or field in scope at the
-EXPIRE and the TTL is a time.Duration. Lock libraries do this for you:
+EXPIRE and the TTL is a time.Duration (an integer, or a string of digits,
+with redigo). When the lock is acquired with a constant (LV204) in the
+same function as the renewal, the fix is LV204's: a random token made
+before the acquire, written as the value, and compared by the release and
+by the renewal, so that the fixes of both checks are one edit and one
+token variable. Lock libraries do this for you:
 redsync's Extend, bsm/redislock's Refresh, rueidislock. memcached has no
 scripts: with gomemcache, Get the item, compare its Value with the token,
 and CompareAndSwap it with the new Expiration; lockvet reports a gomemcache
@@ -119,12 +126,15 @@ var Analyzer = New(redisops.Analyzer, nil)
 
 // New returns LV203 reading the operations of ops, configured by cfg.
 func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
-	return report.Analyzer(Rule, ops, cfg, run)
+	return report.Analyzer(Rule, ops, cfg, func(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
+		run(pass, res, cfg, r)
+	})
 }
 
 type checker struct {
 	pass  *analysis.Pass
 	res   *redisops.Result
+	cfg   *lvconfig.Config
 	r     *report.Reporter
 	locks *lockid.Locks
 	vars  *redisops.ScriptVars
@@ -135,8 +145,8 @@ type checker struct {
 	assigned map[*types.Var]bool // variables assigned or address-taken, built on demand
 }
 
-func run(pass *analysis.Pass, res *redisops.Result, r *report.Reporter) {
-	c := &checker{pass: pass, res: res, r: r, locks: lockid.New(pass, res)}
+func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *report.Reporter) {
+	c := &checker{pass: pass, res: res, cfg: cfg, r: r, locks: lockid.New(pass, res)}
 	if len(c.locks.Acquires()) == 0 {
 		return
 	}
@@ -463,6 +473,12 @@ func (c *checker) report(e *redisops.Op, lk *lockid.Lock, how string) {
 					Message:   "Renew with a compare-and-pexpire script that extends only while the lock holds the token",
 					TextEdits: edits,
 				}}
+			}
+		} else if a := lk.Acquire; a.Value != nil && astx.Encloses(a.Func.Node, e.Call) && (constval.Known(pass.TypesInfo, a.Value) || !tokenfix.StringValue(pass.TypesInfo, a.Value)) {
+			// A constant (LV204) or a value that is no token: the
+			// acquire's token plan, with this renewal comparing too.
+			if p := tokenfix.Renewal(pass, c.res, a, e, redisops.ReleaseOptions{DelEx: c.cfg.RedisAtLeast(8, 4)}, c.cfg.ModuleView()); p.OK {
+				d.SuggestedFixes = []analysis.SuggestedFix{p.Fix}
 			}
 		}
 	}

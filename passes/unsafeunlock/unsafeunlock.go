@@ -375,7 +375,7 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 			}
 		}
 		if len(diag.SuggestedFixes) == 0 && noFix == "" && (lk.Evidence == lockid.SameFunc || lk.Evidence == lockid.Counterpart || lk.Evidence == lockid.SameShape) &&
-			!valueParam(pass, a) && !stringValue(pass.TypesInfo, a.Value) {
+			!valueParam(pass, a) && !tokenfix.StringValue(pass.TypesInfo, a.Value) {
 			// A value that is no token (time.Now(), a counter) and is
 			// not at hand at the release: a random token takes its place,
 			// threaded to the release as for a constant. A string value
@@ -688,23 +688,6 @@ func valueParam(pass *analysis.Pass, a *redisops.Op) bool {
 	}
 	v, ok := pass.TypesInfo.Uses[id].(*types.Var)
 	return ok && isParam(pass, a.Func, v)
-}
-
-// stringValue reports whether e is a string or a byte slice: a value
-// that may be a token already.
-func stringValue(info *types.Info, e ast.Expr) bool {
-	t := info.TypeOf(e)
-	if t == nil {
-		return true
-	}
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		return u.Info()&types.IsString != 0
-	case *types.Slice:
-		b, ok := u.Elem().Underlying().(*types.Basic)
-		return ok && b.Kind() == types.Byte
-	}
-	return false
 }
 
 // funcName is the name of the function declaration holding op, or "".

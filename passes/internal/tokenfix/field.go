@@ -158,7 +158,7 @@ func buildField(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts 
 	}
 	field := recv.Name() + "." + name
 
-	stmt, ok := insertion(a, nil)
+	stmt, _, ok := insertion(a, nil)
 	if !ok {
 		return no("the acquire is in no statement")
 	}

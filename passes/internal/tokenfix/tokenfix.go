@@ -5,8 +5,9 @@
 // holds that token.
 //
 // The fix is one plan per acquire, shared through the package's redisops
-// result: LV204 offers it at the value and LV201 at each release, and
-// their edits are identical, so applied together they coalesce.
+// result: LV204 offers it at the value, LV201 at each release and LV203 at
+// each renewal it rewrites, and their edits are identical, so applied
+// together they coalesce.
 package tokenfix
 
 import (
@@ -33,6 +34,10 @@ type Plan struct {
 	OK  bool
 	// Why says in a few words why there is no fix, when OK is false.
 	Why string
+
+	// renewed are the renewals (EXPIREs of the key) the fix rewrites
+	// too: LV203 offers the same fix at them.
+	renewed []*redisops.Op
 }
 
 type planKey struct {
@@ -82,9 +87,9 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 	}
 
 	// The function's other ops on the key: deletes are rewritten,
-	// renewals stay (LV203 offers their fix once the token is in scope),
-	// anything else that reads or writes the value would see a new one.
-	var dels []*redisops.Op
+	// renewals too where the token is in scope (else they stay), anything
+	// else that reads or writes the value would see a new one.
+	var dels, rens []*redisops.Op
 	for _, o := range res.Ops {
 		if o == a || o.Func == nil || o.Call.Pos() < a.Func.Node.Pos() || o.Call.End() > a.Func.Node.End() {
 			continue
@@ -105,6 +110,7 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 			}
 			dels = append(dels, o)
 		case redisops.Expire:
+			rens = append(rens, o)
 		default:
 			return no(fmt.Sprintf("%s also uses the value", o.Method))
 		}
@@ -134,7 +140,7 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 		}
 	}
 
-	stmt, ok := insertion(a, dels)
+	stmt, listEnd, ok := insertion(a, dels)
 	if !ok {
 		return no("a release outside the acquire's block")
 	}
@@ -160,14 +166,45 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 		}
 		edits = append(edits, rel...)
 	}
+	// Renewals of a lock that has its TTL from the acquire (not the
+	// EXPIRE that gives it one: LV101's) extend it only while it holds
+	// the token too, so that LV203's fix of them is this one.
+	var renewed []*redisops.Op
+	if !a.NoTTL {
+		vars := res.Shared(scriptVarsKey{}, func() any { return redisops.NewScriptVars(pass, res) }).(*redisops.ScriptVars)
+		for _, e := range rens {
+			if e.Call.Pos() < stmt.End() || e.Call.End() > listEnd || e.Call.Pos() < a.Call.End() || e.TTL == nil || e.DeletesKey() {
+				continue
+			}
+			if ren, ok := e.Renew(pass, vars, name); ok {
+				edits = append(edits, ren...)
+				renewed = append(renewed, e)
+			}
+		}
+	}
 	edits, ok = coalesce(edits)
 	if !ok {
 		return no("the edits overlap")
 	}
-	return &Plan{OK: true, Fix: analysis.SuggestedFix{
-		Message:   fmt.Sprintf("Acquire with a random token (%s) and release only while the key holds it", name),
-		TextEdits: edits,
-	}}
+	msg := fmt.Sprintf("Acquire with a random token (%s) and release only while the key holds it", name)
+	if len(renewed) > 0 {
+		msg = fmt.Sprintf("Acquire with a random token (%s), and renew and release only while the key holds it", name)
+	}
+	return &Plan{OK: true, Fix: analysis.SuggestedFix{Message: msg, TextEdits: edits}, renewed: renewed}
+}
+
+type scriptVarsKey struct{}
+
+// Renewal returns the plan for the lock acquired by a when it rewrites
+// the renewal e too (a compare-and-pexpire with the plan's token): the
+// same plan as LV204's and LV201's, so that applied together their fixes
+// coalesce into one token variable.
+func Renewal(pass *analysis.Pass, res *redisops.Result, a, e *redisops.Op, opts redisops.ReleaseOptions, mod *lvconfig.Module) *Plan {
+	p := For(pass, res, a, opts, mod)
+	if p.OK && !slices.Contains(p.renewed, e) {
+		return no("the renewal is not in the acquire's block")
+	}
+	return p
 }
 
 // releaseEdits rewrites the DEL d to delete the key only while it holds
@@ -181,6 +218,24 @@ func releaseEdits(pass *analysis.Pass, d *redisops.Op, tok string, opts redisops
 		return nil, fmt.Sprintf("can't rewrite this %s", d.Method)
 	}
 	return rels[0].Edits, ""
+}
+
+// StringValue reports whether e is a string or a byte slice: a value
+// that may be a token already (the caller's, or a random one), which a
+// plan should not replace unless it is a constant.
+func StringValue(info *types.Info, e ast.Expr) bool {
+	t := info.TypeOf(e)
+	if t == nil {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	case *types.Slice:
+		b, ok := u.Elem().Underlying().(*types.Basic)
+		return ok && b.Kind() == types.Byte
+	}
+	return false
 }
 
 // valueText is the replacement of the acquire's value, with TOKEN for the
@@ -268,7 +323,7 @@ func expectedType(info *types.Info, a *redisops.Op) types.Type {
 // insertion finds where the token is declared: before the statement that
 // holds the acquire, in the innermost statement list that holds the
 // acquire and, after that statement, every release.
-func insertion(a *redisops.Op, dels []*redisops.Op) (ast.Stmt, bool) {
+func insertion(a *redisops.Op, dels []*redisops.Op) (ast.Stmt, token.Pos, bool) {
 	for c := range a.Cursor.Enclosing() {
 		if c.Node() == a.Func.Node {
 			break
@@ -286,10 +341,10 @@ func insertion(a *redisops.Op, dels []*redisops.Op) (ast.Stmt, bool) {
 			}
 		}
 		if all {
-			return s, true
+			return s, stmts[len(stmts)-1].End(), true
 		}
 	}
-	return nil, false
+	return nil, token.NoPos, false
 }
 
 // varName picks the token variable's name: "token", or "lockToken",
