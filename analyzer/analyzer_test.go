@@ -49,13 +49,13 @@ func TestRegistry(t *testing.T) {
 		} else if a.Requires[0] != ops {
 			t.Errorf("%s: does not share the set's redisops analyzer", r.ID)
 		}
-		// Only redisops has facts (summaries of lock helpers, one fact
-		// type), which lockvet's driver carries between the main
-		// module's packages alone (internal/factgraph); a check with
-		// facts of its own would have the checker run it on every
-		// dependency.
-		if len(a.FactTypes) != 0 || len(a.Requires[0].FactTypes) != 1 {
-			t.Errorf("%s: FactTypes %v, redisops' %v: want none, and redisops' one", r.ID, a.FactTypes, a.Requires[0].FactTypes)
+		// Only redisops has facts (summaries of lock helpers, and of
+		// lock types' constructors: two fact types), which lockvet's
+		// driver carries between the main module's packages alone
+		// (internal/factgraph); a check with facts of its own would
+		// have the checker run it on every dependency.
+		if len(a.FactTypes) != 0 || len(a.Requires[0].FactTypes) != 2 {
+			t.Errorf("%s: FactTypes %v, redisops' %v: want none, and redisops' two", r.ID, a.FactTypes, a.Requires[0].FactTypes)
 		}
 	}
 	// A second set is built fresh: nothing shared, nothing global.

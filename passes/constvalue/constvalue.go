@@ -31,6 +31,12 @@ package constvalue
 //     one holds it, so its release needs no owner: silent. So are deletes
 //     that run only with an error set in the acquiring function (an
 //     idempotency key removed to allow a retry), as LV201 decides.
+//   - A call of a lock type's constructor that keeps an argument as the
+//     lock's value (redisops.Ctor: its acquire writes the field with SET
+//     NX and a TTL, a method releases or renews the key, and the type is
+//     named like a lock or compares the field with the key's value) is
+//     reported at that argument when it is shared by the rules above:
+//     ctor.go.
 //   - A compare-and-delete or compare-and-expire script whose token
 //     argument is a shared value is reported at that argument when the
 //     acquire itself was not reported (its value is a parameter or field),
@@ -84,7 +90,12 @@ check whose token argument is a constant: it matches another holder's lock
 whenever that holder wrote the same value, and never this holder's when the
 acquire wrote its own token. Converting an integer to a string (string(n))
 gives a one-character string (a rune, not digits), shared by every holder
-with the same number.`,
+with the same number. A lock type whose constructor keeps its caller's
+argument as the lock's value (NewLocker(key, "lockValue", ttl), its Lock
+writing the field with SET NX and its Unlock releasing) shares that value
+the same way, and when its acquire decides by reading the value back and
+comparing, every caller that passes it holds the lock at once: the
+finding is at the argument, in the caller's package.`,
 	Fix: `Write a random token per acquisition (16 or more bytes from crypto/rand,
 hex-encoded), keep it with the lock (a variable, a field of the lock value),
 and pass it to the compare-and-delete release and the compare-and-pexpire
@@ -108,7 +119,12 @@ another receiver), when the pair implements an interface, or when code
 reads the
 lock's value and compares it with the constant. Where no fix is offered,
 the message ends with the reason in a few words ("no fix: Unlock in
-ReleaseAll has no Lock token in scope"); LV201 says the same at the DEL.`,
+ReleaseAll has no Lock token in scope"); LV201 says the same at the DEL.
+At a call of a lock type's constructor, the fix passes a fresh token
+(rand.Text(), or newLockToken()) instead of the argument; there is none
+for a lock made at package level or kept in a field, a composite literal
+or a package-level variable (its users would share one token), nor when
+the argument is the last use of a local variable.`,
 	Bad: `ok, err := rdb.SetNX(ctx, key, "locked", ttl).Result()
 // …
 rdb.Del(ctx, key)`,
@@ -164,6 +180,7 @@ type checker struct {
 
 func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *report.Reporter) {
 	c := &checker{pass: pass, res: res, r: r, locks: lockid.New(pass, res), cfg: cfg}
+	c.reportCtors() // ctor.go
 	if len(c.locks.Acquires()) == 0 {
 		return
 	}
@@ -630,29 +647,7 @@ func (c *checker) reportAcquire(a *redisops.Op, why shared, uses []use) {
 		}
 	}
 	done := strings.Join(verbs, " and ")
-	var value string
-	switch why {
-	case constVal:
-		if tv := c.pass.TypesInfo.Types[ast.Unparen(a.Value)]; tv.Value != nil || tv.IsNil() {
-			value = fmt.Sprintf("the constant %s", c.describe(a.Value))
-		} else {
-			value = fmt.Sprintf("%s, a variable only ever holding a constant", c.describe(a.Value))
-		}
-	case theKey:
-		value = "its own key as the value"
-	case pid:
-		value = fmt.Sprintf("the process ID (%s), which repeats across hosts", fixes.Text(c.pass.Fset, a.Value))
-	case host:
-		value = fmt.Sprintf("the host name %s (shared by its processes)", fixes.Text(c.pass.Fset, a.Value))
-	case process:
-		value = fmt.Sprintf("%s (one per process, shared by its goroutines)", fixes.Text(c.pass.Fset, a.Value))
-	case global:
-		value = fmt.Sprintf("%s (set once per process, shared by its goroutines)", fixes.Text(c.pass.Fset, a.Value))
-	case perSecond:
-		value = fmt.Sprintf("%s (seconds: the same for all who lock in that second)", fixes.Text(c.pass.Fset, a.Value))
-	case oneRune:
-		value = fmt.Sprintf("%s, a one-character string (a rune, not digits)", fixes.Text(c.pass.Fset, a.Value))
-	}
+	value := c.sharedText(why, a.Value)
 	d := analysis.Diagnostic{
 		Pos: a.Value.Pos(),
 		End: a.Value.End(),
@@ -671,4 +666,34 @@ func (c *checker) reportAcquire(a *redisops.Op, why shared, uses []use) {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: u.op.Call.Pos(), End: u.op.Call.End(), Message: u.done + " here"})
 	}
 	c.r.Report(d)
+}
+
+// sharedText says what value e is and why it is shared (why).
+func (c *checker) sharedText(why shared, e ast.Expr) string {
+	switch why {
+	case constVal:
+		if tv := c.pass.TypesInfo.Types[ast.Unparen(e)]; tv.Value != nil || tv.IsNil() {
+			return fmt.Sprintf("the constant %s", c.describe(e))
+		}
+		if call, ok := ast.Unparen(e).(*ast.CallExpr); ok && len(call.Args) == 1 && c.pass.TypesInfo.Types[call.Fun].IsType() {
+			// []byte("locked"): a conversion of a constant.
+			return c.sharedText(why, call.Args[0])
+		}
+		return fmt.Sprintf("%s, a variable only ever holding a constant", c.describe(e))
+	case theKey:
+		return "its own key as the value"
+	case pid:
+		return fmt.Sprintf("the process ID (%s), which repeats across hosts", fixes.Text(c.pass.Fset, e))
+	case host:
+		return fmt.Sprintf("the host name %s (shared by its processes)", fixes.Text(c.pass.Fset, e))
+	case process:
+		return fmt.Sprintf("%s (one per process, shared by its goroutines)", fixes.Text(c.pass.Fset, e))
+	case global:
+		return fmt.Sprintf("%s (set once per process, shared by its goroutines)", fixes.Text(c.pass.Fset, e))
+	case perSecond:
+		return fmt.Sprintf("%s (seconds: the same for all who lock in that second)", fixes.Text(c.pass.Fset, e))
+	case oneRune:
+		return fmt.Sprintf("%s, a one-character string (a rune, not digits)", fixes.Text(c.pass.Fset, e))
+	}
+	return ""
 }

@@ -21,7 +21,12 @@
 // whenever that holder wrote the same value, and never this holder's when the
 // acquire wrote its own token. Converting an integer to a string (string(n))
 // gives a one-character string (a rune, not digits), shared by every holder
-// with the same number.
+// with the same number. A lock type whose constructor keeps its caller's
+// argument as the lock's value (NewLocker(key, "lockValue", ttl), its Lock
+// writing the field with SET NX and its Unlock releasing) shares that value
+// the same way, and when its acquire decides by reading the value back and
+// comparing, every caller that passes it holds the lock at once: the
+// finding is at the argument, in the caller's package.
 //
 // # How to fix
 //
@@ -49,6 +54,11 @@
 // lock's value and compares it with the constant. Where no fix is offered,
 // the message ends with the reason in a few words ("no fix: Unlock in
 // ReleaseAll has no Lock token in scope"); LV201 says the same at the DEL.
+// At a call of a lock type's constructor, the fix passes a fresh token
+// (rand.Text(), or newLockToken()) instead of the argument; there is none
+// for a lock made at package level or kept in a field, a composite literal
+// or a package-level variable (its users would share one token), nor when
+// the argument is the last use of a local variable.
 //
 // Reported:
 //

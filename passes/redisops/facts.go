@@ -137,8 +137,9 @@ func FactWork() int64 { return factWork.Load() }
 // importedSummaries returns the hook for summaries of imported functions
 // (builder.imported) and the short names of those functions (the call
 // walk's prefilter), from the facts the packages pass's package imports
-// exported. Both are nil when there are none.
-func importedSummaries(pass *analysis.Pass) (func(*types.Func) *Summary, map[string]bool) {
+// exported. Both are nil when there are none. The imported constructors
+// of lock types (CtorFact) go to b.ctors and b.ctorNames.
+func importedSummaries(pass *analysis.Pass, b *builder) (func(*types.Func) *Summary, map[string]bool) {
 	if pass.AllObjectFacts == nil {
 		return nil, nil
 	}
@@ -146,8 +147,16 @@ func importedSummaries(pass *analysis.Pass) (func(*types.Func) *Summary, map[str
 	var names map[string]bool
 	for _, f := range pass.AllObjectFacts() {
 		factWork.Add(1)
-		h, ok := f.Fact.(*HelperFact)
 		fn, isFn := f.Object.(*types.Func)
+		if cf, ok := f.Fact.(*CtorFact); ok && isFn && fn.Pkg() != pass.Pkg {
+			if b.ctors == nil {
+				b.ctors, b.ctorNames = map[*types.Func]*Ctor{}, map[string]bool{}
+			}
+			c := cf.Ctor
+			b.ctors[fn], b.ctorNames[fn.Name()] = &c, true
+			continue
+		}
+		h, ok := f.Fact.(*HelperFact)
 		if !ok || !isFn || fn.Pkg() == pass.Pkg || ClientPackage(fn.Pkg().Path()) {
 			continue
 		}

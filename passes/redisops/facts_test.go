@@ -37,7 +37,7 @@ func TestFacts(t *testing.T) {
 	}
 	// gomemcache's helpers, and helpers that queue on a batch their
 	// callers hand them (Summary.Queued).
-	helpers = append(helpers, "./xpkg/memcache/lock", "./xpkg/queue/lock")
+	helpers = append(helpers, "./xpkg/memcache/lock", "./xpkg/queue/lock", "./xpkg/v9/ctor", "./xpkg/redigo/ctor")
 	t.Run("facts", func(t *testing.T) {
 		t.Parallel()
 		analysistest.Run(t, dir, redisops.Analyzer, helpers...)

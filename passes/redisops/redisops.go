@@ -395,6 +395,11 @@ type Result struct {
 	// that takes, releases or renews a lock on a key built from its
 	// parameters does (summary.go). Nil when there are none.
 	Summaries map[*types.Func]*Summary
+	// CtorCalls are the package's calls of constructors of lock types
+	// that keep an argument as the lock's value (ctor.go), in source
+	// order: constructors of this package and, through facts, of the
+	// packages it imports.
+	CtorCalls []*CtorCall
 	byPos     map[*ast.CallExpr]*Op
 
 	sharedMu sync.Mutex
@@ -451,7 +456,7 @@ func New(cfg *lvconfig.Config) *analysis.Analyzer {
 		URL:        "https://github.com/lockvet/lockvet",
 		Requires:   []*analysis.Analyzer{inspect.Analyzer},
 		ResultType: reflect.TypeFor[*Result](),
-		FactTypes:  []analysis.Fact{new(HelperFact)}, // facts.go
+		FactTypes:  []analysis.Fact{new(HelperFact), new(CtorFact)}, // facts.go, ctor.go
 		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },
 	}
 }
@@ -512,7 +517,7 @@ func runWith(pass *analysis.Pass, cfg *lvconfig.Config, setup func(*builder)) (a
 		// (NewImporting, for tests that hand them over).
 		inferred: newInferred(),
 	}
-	b.imported, b.importedNames = importedSummaries(pass)
+	b.imported, b.importedNames = importedSummaries(pass, b)
 	if setup != nil {
 		setup(b)
 	}
@@ -526,6 +531,7 @@ func runWith(pass *analysis.Pass, cfg *lvconfig.Config, setup func(*builder)) (a
 	b.incrVerdicts()               // incr.go
 	zeroFieldTTLs(pass, in, b.res) // zerottl.go
 	b.summarize()
+	b.lockCtors() // ctor.go
 	if b.decl != nil && b.decl.err != nil {
 		return nil, b.decl.err
 	}
@@ -549,6 +555,10 @@ type builder struct {
 	inferred      *inferred
 	imported      func(fn *types.Func) *Summary
 	importedNames map[string]bool
+	// ctors are the imported constructors of lock types (ctor.go), and
+	// ctorNames their short names (the call walk's prefilter).
+	ctors     map[*types.Func]*Ctor
+	ctorNames map[string]bool
 
 	// Scopes opened by closures (FuncLit → scope) and by pipeline values
 	// (variable → scope).
@@ -569,6 +579,9 @@ type builder struct {
 // call records what the call at cur does: an op, a pipeline or
 // transaction it opens, a batch it flushes, or nothing.
 func (b *builder) call(cur inspector.Cursor) {
+	if b.ctorNames != nil && b.ctorCall(cur) {
+		return
+	}
 	call := cur.Node().(*ast.CallExpr)
 	fn, recv, ad := b.match(call)
 	if ad == b.inferred && ad != nil {
@@ -600,23 +613,9 @@ func (b *builder) call(cur inspector.Cursor) {
 func (b *builder) match(call *ast.CallExpr) (*types.Func, ast.Expr, adapter) {
 	// x.M(…) and, for declared wrappers, F(…); also generic
 	// instantiations x.M[T](…), F[T](…).
-	var name string
-	var recv ast.Expr
-	fun := ast.Unparen(call.Fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr:
-		fun = ast.Unparen(f.X)
-	case *ast.IndexListExpr:
-		fun = ast.Unparen(f.X)
-	}
-	switch f := fun.(type) {
-	case *ast.SelectorExpr:
-		name, recv = f.Sel.Name, f.X
-	case *ast.Ident:
-		if !b.decl.has(f.Name) && !b.importedNames[f.Name] {
-			return nil, nil, nil
-		}
-		name = f.Name
+	name, recv := calledName(call)
+	if recv == nil && !b.decl.has(name) && !b.importedNames[name] {
+		return nil, nil, nil
 	}
 	if !names[name] && !b.decl.has(name) && !b.importedNames[name] {
 		return nil, nil, nil
@@ -642,6 +641,26 @@ func (b *builder) match(call *ast.CallExpr) (*types.Func, ast.Expr, adapter) {
 		return fn, recv, m // mirror.go
 	}
 	return nil, nil, nil
+}
+
+// calledName is the name call calls by, x.M(…) or F(…) (also generic
+// instantiations x.M[T](…), F[T](…)), and for x.M its receiver
+// expression x; "" for other calls.
+func calledName(call *ast.CallExpr) (name string, recv ast.Expr) {
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = ast.Unparen(f.X)
+	case *ast.IndexListExpr:
+		fun = ast.Unparen(f.X)
+	}
+	switch f := fun.(type) {
+	case *ast.SelectorExpr:
+		return f.Sel.Name, f.X
+	case *ast.Ident:
+		return f.Name, nil
+	}
+	return "", nil
 }
 
 // openScope records the pipeline or transaction the call at cur opens,

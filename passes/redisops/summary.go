@@ -457,26 +457,7 @@ func (s *summarizer) kindOf(sum *Summary, main *Op, gets, expires int) bool {
 func (s *summarizer) operands(sum *Summary, fn *types.Func, decl *ast.FuncDecl, main *Op) {
 	pass := s.b.pass
 	info := pass.TypesInfo
-	param := func(e ast.Expr) int {
-		if e == nil {
-			return -1
-		}
-		id, ok := ast.Unparen(e).(*ast.Ident)
-		if !ok {
-			return -1
-		}
-		v, ok := info.Uses[id].(*types.Var)
-		if !ok || astx.AssignedIn(info, decl.Body, v) {
-			return -1
-		}
-		ps := fn.Signature().Params()
-		for i := range ps.Len() {
-			if ps.At(i) == v && !(fn.Signature().Variadic() && i == ps.Len()-1) {
-				return i
-			}
-		}
-		return -1
-	}
+	param := func(e ast.Expr) int { return paramIndex(info, fn, decl, e) }
 	text := func(e ast.Expr) string {
 		if e == nil || constval.IntValue(info, e) == nil && info.Types[e].Value == nil {
 			return ""
@@ -536,6 +517,26 @@ func (s *summarizer) operands(sum *Summary, fn *types.Func, decl *ast.FuncDecl, 
 		}
 		sum.Paired = sum.Lock
 	}
+}
+
+// paramIndex is the index of fn's parameter that e is (not its variadic
+// one), when decl, fn's declaration, never assigns it; otherwise -1.
+func paramIndex(info *types.Info, fn *types.Func, decl *ast.FuncDecl, e ast.Expr) int {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if e == nil || !ok {
+		return -1
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || astx.AssignedIn(info, decl.Body, v) {
+		return -1
+	}
+	ps := fn.Signature().Params()
+	for i := range ps.Len() {
+		if ps.At(i) == v && !(fn.Signature().Variadic() && i == ps.Len()-1) {
+			return i
+		}
+	}
+	return -1
 }
 
 // returnsOutcome reports whether the acquire a's reply reaches decl's

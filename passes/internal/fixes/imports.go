@@ -129,7 +129,7 @@ func PruneImports(pass *analysis.Pass, fix *analysis.SuggestedFix, files *Files)
 			if inside[pn] < u.count[pn] || mentions(edits, pn.Name()) {
 				continue // still used outside, or by the new text
 			}
-			if e, ok := deleteImport(pass, files.files[i], pn); ok {
+			if e, ok := deleteImport(pass, files.files[i], pn, edits); ok {
 				fix.TextEdits = append(fix.TextEdits, e)
 			}
 		}
@@ -146,8 +146,11 @@ func mentions(edits []analysis.TextEdit, name string) bool {
 }
 
 // deleteImport returns the edit that removes pn's import spec (the whole
-// declaration when it is the only spec).
-func deleteImport(pass *analysis.Pass, f *ast.File, pn *types.PkgName) (analysis.TextEdit, bool) {
+// declaration when it is the only spec). An insertion of the fix's edits
+// at the end of the spec (an import added after it: fixes.Import) keeps
+// the line break after it, so that the two do not overlap; ok is false
+// when another edit falls inside the spec's lines.
+func deleteImport(pass *analysis.Pass, f *ast.File, pn *types.PkgName, edits []analysis.TextEdit) (analysis.TextEdit, bool) {
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
 		if !ok || gd.Tok != token.IMPORT {
@@ -164,10 +167,20 @@ func deleteImport(pass *analysis.Pass, f *ast.File, pn *types.PkgName) (analysis
 			if obj != pn {
 				continue
 			}
+			del, end := deleteLines(pass, spec.Pos(), spec.End()), spec.End()
 			if len(gd.Specs) == 1 {
-				return deleteLines(pass, gd.Pos(), gd.End()), true
+				del, end = deleteLines(pass, gd.Pos(), gd.End()), gd.End()
 			}
-			return deleteLines(pass, spec.Pos(), spec.End()), true
+			for _, e := range edits {
+				switch {
+				case e.Pos <= del.Pos && e.End <= del.Pos, e.Pos >= del.End:
+				case e.Pos == end && e.End <= e.Pos:
+					del.End = end
+				default:
+					return analysis.TextEdit{}, false
+				}
+			}
+			return del, true
 		}
 	}
 	return analysis.TextEdit{}, false

@@ -384,6 +384,26 @@ func varName(pass *analysis.Pass, file *ast.File, a *redisops.Op, stmt ast.Stmt)
 	return "", false
 }
 
+// Arg is the fix that replaces e, an argument, with a fresh token: text
+// with TOKEN standing for the expression that makes one (rand.Text() from
+// Go 1.24, else a call of a newLockToken helper the fix declares). ok is
+// false when no name is free for the import or the helper.
+func Arg(pass *analysis.Pass, res *redisops.Result, e ast.Expr, text string) (fix analysis.SuggestedFix, ok bool) {
+	file := res.FileIndex(pass).At(e.Pos())
+	if file == nil {
+		return fix, false
+	}
+	tok, edits, ok := tokenExpr(pass, res, file, e.Pos())
+	if !ok {
+		return fix, false
+	}
+	edits = append([]analysis.TextEdit{fixes.Replace(e, strings.ReplaceAll(text, "TOKEN", tok))}, edits...)
+	if edits, ok = coalesce(edits); !ok {
+		return fix, false
+	}
+	return analysis.SuggestedFix{Message: fmt.Sprintf("Pass a random token (%s) as the lock's value", tok), TextEdits: edits}, true
+}
+
 // tokenExpr is the expression that makes a token at pos in file, with the
 // edits it needs: crypto/rand's Text from Go 1.24, else a call of a helper
 // declared at the end of the package's first file.
