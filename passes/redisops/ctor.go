@@ -251,7 +251,10 @@ func (b *builder) lockCtors() {
 			}
 		}
 	}
-	slices.SortStableFunc(b.res.CtorCalls, func(x, y *CtorCall) int { return cmp.Compare(x.Call.Pos(), y.Call.Pos()) })
+	slices.SortStableFunc(b.res.CtorCalls, func(x, y *CtorCall) int {
+		p, q := b.pass.Fset.Position(x.Call.Pos()), b.pass.Fset.Position(y.Call.Pos())
+		return cmp.Or(cmp.Compare(p.Filename, q.Filename), cmp.Compare(p.Offset, q.Offset))
+	})
 	if !exportsFacts(b.pass) {
 		return
 	}
@@ -261,7 +264,13 @@ func (b *builder) lockCtors() {
 			fns = append(fns, fn)
 		}
 	}
-	slices.SortFunc(fns, func(a, b *types.Func) int { return cmp.Compare(a.Pos(), b.Pos()) })
+	// Deterministic order (some hosts encode facts in it), as for
+	// summaries: by file name, then offset.
+	fset := b.pass.Fset
+	slices.SortFunc(fns, func(x, y *types.Func) int {
+		p, q := fset.Position(x.Pos()), fset.Position(y.Pos())
+		return cmp.Or(cmp.Compare(p.Filename, q.Filename), cmp.Compare(p.Offset, q.Offset))
+	})
 	for _, fn := range fns {
 		b.pass.ExportObjectFact(fn, &CtorFact{Ctor: *ctors[fn]})
 		factWork.Add(1)
