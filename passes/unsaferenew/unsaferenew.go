@@ -14,7 +14,11 @@ package unsaferenew
 //     same function gives the lock its first TTL: that is LV101's finding,
 //     left to it (the predicate is LV101's, repeated here).
 //   - EXPIRE with a constant TTL ≤ 0 deletes the key (LV104); an EXPIRE
-//     queued in a pipeline or transaction, or inside Watch, is left alone.
+//     inside Watch, or queued on a batch the function was handed, is left
+//     alone. One queued in a pipeline or transaction the function sends
+//     (Pipelined: an EXPIRE for every tracked key) checks nothing first
+//     and is reported, without a fix: the batch's replies are read by
+//     position and type, and a script in its place changes them.
 //   - A GETSET of a lock key that runs as a renewal is reported, sent on
 //     its own or queued (a pipeline or MULTI/EXEC does not make it check
 //     first), without a fix. Its key is a lock key by lockid's evidence,
@@ -157,8 +161,10 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 		}
 		// A GETSET overwrites the key before anything is checked, sent
 		// on its own or queued: a pipeline or MULTI/EXEC makes it no
-		// safer. The other renewals are checked only when sent on their own.
-		if e.Scope.Kind != redisops.Direct && e.Kind != redisops.GetSet {
+		// safer. So does an EXPIRE queued in a batch this function sends
+		// (outside Watch, nothing compares first). The other renewals
+		// are checked only when sent on their own.
+		if e.Scope.Kind != redisops.Direct && e.Kind != redisops.GetSet && (e.Kind != redisops.Expire || e.Scope.Param) {
 			continue
 		}
 		switch e.Kind {
@@ -167,7 +173,7 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 				continue
 			}
 		case redisops.Expire:
-			if e.TTL == nil || e.DeletesKey() || setsFirstTTL(pass.TypesInfo, e) {
+			if e.TTL == nil || e.DeletesKey() || setsFirstTTL(pass.TypesInfo, e) || afterGetSet(pass, e) {
 				continue
 			}
 		case redisops.Script:
@@ -204,12 +210,28 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 func setsFirstTTL(info *types.Info, e *redisops.Op) bool {
 	f := e.Func
 	for _, a := range f.OpsOn(e.KeyForm()) {
-		if (a.Kind != redisops.Acquire && a.Kind != redisops.GetSet) || !a.NoTTL || a.Scope.Kind != redisops.Direct ||
+		if (a.Kind != redisops.Acquire && a.Kind != redisops.GetSet) || !a.NoTTL || a.Scope.Kind != redisops.Direct && e.Scope.Kind == redisops.Direct ||
 			a.Call.Pos() >= e.Call.Pos() && a.Call.Pos() < e.Call.End() ||
 			!keyid.Same(a.KeyForm(), e.KeyForm()) {
 			continue
 		}
 		if f.Reachable(a.Call.Pos(), e.Call.Pos()) {
+			return true
+		}
+	}
+	return false
+}
+
+// afterGetSet reports whether e, queued in a batch, follows a GETSET of
+// the same key queued in the same batch: one renewal, reported at the
+// GETSET.
+func afterGetSet(pass *analysis.Pass, e *redisops.Op) bool {
+	if e.Scope.Kind == redisops.Direct {
+		return false
+	}
+	for _, g := range e.Func.Ops {
+		if g.Kind == redisops.GetSet && g.Key() != nil && g.Scope.Node == e.Scope.Node && g.Call.Pos() < e.Call.Pos() &&
+			(keyid.Same(g.KeyForm(), e.KeyForm()) || fixes.Text(pass.Fset, g.Key()) == fixes.Text(pass.Fset, e.Key())) {
 			return true
 		}
 	}
@@ -466,7 +488,11 @@ func (c *checker) report(e *redisops.Op, lk *lockid.Lock, how string) {
 	if lk.Evidence == lockid.ViaHelper {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: lk.Call.Pos(), End: lk.Call.End(), Message: "lock key passed here"})
 	}
-	if e.Kind == redisops.Expire {
+	if e.Kind == redisops.Expire && e.Scope.Kind != redisops.Direct {
+		// The batch's replies are read by position and type: a script
+		// in the EXPIRE's place changes them.
+		d.Message += " (no fix: queued in a pipeline)"
+	} else if e.Kind == redisops.Expire {
 		if token, ok := c.tokenAt(lk, e); ok {
 			if edits, ok := e.Renew(pass, c.vars, token); ok {
 				d.SuggestedFixes = []analysis.SuggestedFix{{

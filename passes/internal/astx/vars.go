@@ -21,6 +21,7 @@ type varUse struct {
 	def    ast.Expr    // the defining expression, when defs == 1
 	uses   int         // reads, as SoleDef counts them
 	ranged *ast.RangeStmt
+	keyOf  *ast.RangeStmt // the range statement v is the key variable of
 }
 
 // IndexVars walks body once.
@@ -87,6 +88,9 @@ func IndexVars(info *types.Info, body ast.Node) *Vars {
 			if u := at(n.Value); n.Value != nil && u != nil && n.Tok == token.DEFINE {
 				u.ranged = n
 			}
+			if u := at(n.Key); n.Key != nil && u != nil && n.Tok == token.DEFINE {
+				u.keyOf = n
+			}
 		}
 		return true
 	})
@@ -149,4 +153,22 @@ func (x *Vars) RangedBy(v *types.Var) *ast.RangeStmt {
 		return u.ranged
 	}
 	return nil
+}
+
+// RangedKeyBy is the for-range statement of the indexed body that defines
+// v as its key variable (for v := range x, for v, _ := range x), or nil.
+func (x *Vars) RangedKeyBy(v *types.Var) *ast.RangeStmt {
+	if u := x.vars[v]; u != nil {
+		return u.keyOf
+	}
+	return nil
+}
+
+// Writes is how many times v is written in the indexed body, as
+// AssignedBetween counts writes.
+func (x *Vars) Writes(v *types.Var) int {
+	if u := x.vars[v]; u != nil {
+		return len(u.writes)
+	}
+	return 0
 }

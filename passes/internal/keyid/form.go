@@ -50,7 +50,11 @@ const (
 	// (Part.Builder), a pure formatting function (fmt.Sprintf), or a
 	// conversion (Part.Conv).
 	Call
-	// Elem is an element of the ranged slice Part.Args[0].
+	// Elem is an element of the ranged slice Part.Args[0] (the loop's
+	// element variable, or the slice indexed by the loop's index), or a
+	// key of the ranged map Part.Args[0]. A field of an element of a
+	// local slice built only by appends of struct literals is the value
+	// the literals set it to (collect.go).
 	Elem
 	// Unknown is any other expression: it is the same as nothing.
 	Unknown

@@ -99,6 +99,29 @@ func Ranged(ids []string, m map[string]string) {
 	for _, w := range ids {
 		key("written2", "lock:"+w)
 	}
+	for i := range ids {
+		key("indexed", "lock:"+ids[i])
+	}
+	for k := range m {
+		key("mapkey2", "lock:"+k)
+	}
+	type item struct{ key, note string }
+	var items []item
+	for k := range m {
+		items = append(items, item{key: "lock:" + k, note: "n"})
+	}
+	for i := range items {
+		key("itemkey", items[i].key)
+		key("itemnote", items[i].note)
+	}
+	for _, it := range items {
+		key("itemkey2", it.key)
+	}
+	mixed := make([]*item, 0)
+	mixed = append(mixed, &item{key: "lock:" + ids[0]}, &item{key: "x"})
+	for i := range mixed {
+		key("mixed", mixed[i].key)
+	}
 }
 
 func Normalised(key2 string) {
@@ -205,6 +228,12 @@ func TestSame(t *testing.T) {
 		{"Ranged", "take", "other", false},       // of another slice
 		{"Ranged", "mapval", "mapkey", false},    // a map's keys and values are not elements
 		{"Ranged", "written", "written2", false}, // written in the loop
+		{"Ranged", "take", "indexed", true},      // ids[i] in a range over ids is an element
+		{"Ranged", "mapkey", "mapkey2", true},    // a map's keys, in two loops
+		{"Ranged", "mapkey", "itemkey", true},    // a field of a slice of literals that set it to the key
+		{"Ranged", "mapkey", "itemkey2", true},   // read through the loop's element variable
+		{"Ranged", "mapkey", "itemnote", false},  // another field
+		{"Ranged", "mixed", "take", false},       // literals that set the field to different values
 		{"Plain", "variadic", "variadic", false}, // an index expression is unknown
 	} {
 		if got := Same(k.form(t, c.fn, c.a), k.form(t, c.fn, c.b)); got != c.same {

@@ -96,6 +96,7 @@ func init() {
 		concatRule,
 		identRule,
 		selectorRule,
+		indexRule,
 		derefRule,
 		conversionRule,
 		joinRule,
@@ -202,17 +203,54 @@ func identRule(s *Scope, e ast.Expr, depth int) ([]Part, bool) {
 }
 
 // rangedOver is the slice or array that v is the element variable of
-// (for _, v := range x), when nothing else writes v; otherwise nil.
+// (for _, v := range x), or the map that v is the key variable of (for
+// v := range m: a map's keys are what it holds as a set of keys), when
+// nothing else writes v; otherwise nil.
 func (s *Scope) rangedOver(v *types.Var) ast.Expr {
-	rs := s.Vars().RangedBy(v)
-	if rs == nil || s.Vars().AssignedBetween(v, rs.Body.Pos(), rs.Body.End()) {
+	if rs := s.Vars().RangedBy(v); rs != nil {
+		if s.Vars().AssignedBetween(v, rs.Body.Pos(), rs.Body.End()) {
+			return nil
+		}
+		switch s.info.TypeOf(rs.X).Underlying().(type) {
+		case *types.Slice, *types.Array:
+			return rs.X
+		}
 		return nil
 	}
-	switch s.info.TypeOf(rs.X).Underlying().(type) {
-	case *types.Slice, *types.Array:
-		return rs.X
+	if rs := s.Vars().RangedKeyBy(v); rs != nil && !s.Vars().AssignedBetween(v, rs.Body.Pos(), rs.Body.End()) {
+		if _, ok := s.info.TypeOf(rs.X).Underlying().(*types.Map); ok {
+			return rs.X
+		}
 	}
 	return nil
+}
+
+// indexRule: xs[i], where i is the index variable of a range loop over
+// the slice or array xs itself (for i := range xs), not written in the
+// loop, is an element of xs, as the loop's element variable would be.
+func indexRule(s *Scope, e ast.Expr, depth int) ([]Part, bool) {
+	ix, ok := e.(*ast.IndexExpr)
+	if !ok || s.body == nil {
+		return nil, false
+	}
+	switch s.info.TypeOf(ix.X).Underlying().(type) {
+	case *types.Slice, *types.Array:
+	default:
+		return nil, false
+	}
+	id, ok := ast.Unparen(ix.Index).(*ast.Ident)
+	if !ok {
+		return nil, false
+	}
+	v, ok := s.info.Uses[id].(*types.Var)
+	if !ok {
+		return nil, false
+	}
+	rs := s.Vars().RangedKeyBy(v)
+	if rs == nil || !sameVar(s.info, rs.X, ix.X) || !astx.Encloses(rs.Body, ix) || s.Vars().AssignedBetween(v, rs.Body.Pos(), rs.Body.End()) {
+		return nil, false
+	}
+	return []Part{{Kind: Elem, Args: []Form{{Parts: s.parts(nil, ix.X, depth+1), sc: s}}}}, true
 }
 
 // param is v's position among s's parameters (the receiver not
@@ -272,7 +310,11 @@ func selectorRule(s *Scope, e ast.Expr, depth int) ([]Part, bool) {
 		return nil, false
 	}
 	field, _ := sel.Obj().(*types.Var)
-	return s.selectFrom(s.parts(nil, x.X, depth), x.Sel.Name, field)
+	base := s.parts(nil, x.X, depth)
+	if ps, ok := s.elemField(base, field, depth); ok {
+		return ps, true
+	}
+	return s.selectFrom(base, x.Sel.Name, field)
 }
 
 // selectFrom is base with the field name selected: base must be one

@@ -78,6 +78,11 @@ func varies(p *Part) bool {
 	return false
 }
 
+// Static reports whether f is the same value in every function:
+// constants, package-level variables (and fields of them), and pure calls
+// of those.
+func Static(f Form) bool { return static(f) }
+
 // static reports whether f is the same value in every function:
 // constants, package-level variables, and pure calls of those.
 func static(f Form) bool {

@@ -2,6 +2,9 @@ package lockid
 
 import (
 	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
@@ -43,12 +46,66 @@ func (l *Locks) collected(a *redisops.Op) []keyid.Form {
 	var f []keyid.Form
 	if a.Func != nil && a.Key() != nil {
 		f = a.Func.Scope().Collected(a.Key())
+		f = append(f, l.trackedBy(a)...)
 	}
 	if l.collect == nil {
 		l.collect = map[*redisops.Op][]keyid.Form{}
 	}
 	l.collect[a] = f
 	return f
+}
+
+// trackedBy lists the package-level slices and maps that a helper of the
+// package, called after a in a's function with a's key, appends the key
+// to or writes it into as a key (autoRenewal(key) doing states[key] =
+// ctrl): a renewal or release that ranges over that collection handles
+// a's key. Only package-level collections count: a helper's own locals
+// are gone when it returns.
+func (l *Locks) trackedBy(a *redisops.Op) []keyid.Form {
+	var out []keyid.Form
+	info := l.pass.TypesInfo
+	sc := a.Func.Scope()
+	ast.Inspect(a.Func.Node, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || call.Pos() <= a.Call.End() || call.Ellipsis.IsValid() {
+			return true
+		}
+		fn := typeutil.StaticCallee(info, call)
+		if fn == nil || fn.Pkg() != l.pass.Pkg {
+			return true
+		}
+		for i, arg := range call.Args {
+			if !sc.Same(a.Key(), arg) {
+				continue
+			}
+			decl := l.funcDecl(fn)
+			if decl == nil {
+				break
+			}
+			for _, c := range keyid.NewScope(info, decl).CollectedParam(i) {
+				if keyid.Static(c) {
+					out = append(out, c)
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// funcDecl is the declaration of fn, a function of the package, or nil.
+func (l *Locks) funcDecl(fn *types.Func) *ast.FuncDecl {
+	for _, f := range l.pass.Files {
+		if f.FileStart > fn.Pos() || fn.Pos() >= f.FileEnd {
+			continue
+		}
+		for _, d := range f.Decls {
+			if decl, ok := d.(*ast.FuncDecl); ok && decl.Name.Pos() == fn.Pos() && decl.Body != nil {
+				return decl
+			}
+		}
+	}
+	return nil
 }
 
 // collects is the evidence that key, used by op, releases the slice a's

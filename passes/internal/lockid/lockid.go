@@ -23,7 +23,11 @@
 //     with it: the holder renewing its own lock (token.go);
 //   - the key is an element of a slice that an acquire's key is appended
 //     to (a lock per element of a batch), or of the slice a counterpart
-//     acquire helper returns so (LockKeys/UnlockKeys): collect.go.
+//     acquire helper returns so (LockKeys/UnlockKeys), or a key of a map
+//     the acquire writes it into; or an element (a key) of a
+//     package-level slice (map) that a helper, called after the acquire
+//     with its key, appends (writes) it to (a registry of held locks that
+//     a renewal ranges over): collect.go.
 //
 // When none holds, the key is not a lock key and checks stay silent.
 //
