@@ -63,34 +63,84 @@ func (l *Locks) collected(a *redisops.Op) []keyid.Form {
 // are gone when it returns.
 func (l *Locks) trackedBy(a *redisops.Op) []keyid.Form {
 	var out []keyid.Form
-	info := l.pass.TypesInfo
 	sc := a.Func.Scope()
-	ast.Inspect(a.Func.Node, func(n ast.Node) bool {
+	for _, tc := range l.trackCalls(a.Func.Node) {
+		if tc.call.Pos() <= a.Call.End() || !sc.Same(a.Key(), tc.call.Args[tc.index]) {
+			continue
+		}
+		out = append(out, tc.forms...)
+	}
+	return out
+}
+
+// trackCall is a call of a helper of the package that appends its
+// argument at index to, or writes it as a key into, the package-level
+// collections forms.
+type trackCall struct {
+	call  *ast.CallExpr
+	index int
+	forms []keyid.Form
+}
+
+// trackCalls lists the calls of tracking helpers in the function fn, found
+// in one walk of it per Locks: trackedBy asks for every acquire of the
+// function, and a walk per acquire is quadratic in a long function.
+func (l *Locks) trackCalls(fn ast.Node) []trackCall {
+	if tc, ok := l.tracks[fn]; ok {
+		return tc
+	}
+	var out []trackCall
+	info := l.pass.TypesInfo
+	ast.Inspect(fn, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
-		if !ok || call.Pos() <= a.Call.End() || call.Ellipsis.IsValid() {
+		if !ok || call.Ellipsis.IsValid() {
 			return true
 		}
-		fn := typeutil.StaticCallee(info, call)
-		if fn == nil || fn.Pkg() != l.pass.Pkg {
+		callee := typeutil.StaticCallee(info, call)
+		if callee == nil || callee.Pkg() != l.pass.Pkg {
 			return true
 		}
-		for i, arg := range call.Args {
-			if !sc.Same(a.Key(), arg) {
-				continue
-			}
-			decl := l.funcDecl(fn)
-			if decl == nil {
-				break
-			}
-			for _, c := range keyid.NewScope(info, decl).CollectedParam(i) {
-				if keyid.Static(c) {
-					out = append(out, c)
-				}
+		byParam := l.trackedParams(callee)
+		for i := range call.Args {
+			if i < len(byParam) && len(byParam[i]) > 0 {
+				out = append(out, trackCall{call: call, index: i, forms: byParam[i]})
 			}
 		}
 		return true
 	})
+	if l.tracks == nil {
+		l.tracks = map[ast.Node][]trackCall{}
+	}
+	l.tracks[fn] = out
 	return out
+}
+
+// trackedParams is, for each parameter of fn, a function of the package,
+// the package-level collections (keyid.Static) that fn appends it to or
+// writes it into as a key; nil when fn has no body here. Computed once
+// per fn.
+func (l *Locks) trackedParams(fn *types.Func) [][]keyid.Form {
+	if byParam, ok := l.tracked[fn]; ok {
+		return byParam
+	}
+	var byParam [][]keyid.Form
+	if decl := l.funcDecl(fn); decl != nil {
+		sc := keyid.NewScope(l.pass.TypesInfo, decl)
+		n := fn.Signature().Params().Len()
+		byParam = make([][]keyid.Form, n)
+		for i := range n {
+			for _, c := range sc.CollectedParam(i) {
+				if keyid.Static(c) {
+					byParam[i] = append(byParam[i], c)
+				}
+			}
+		}
+	}
+	if l.tracked == nil {
+		l.tracked = map[*types.Func][][]keyid.Form{}
+	}
+	l.tracked[fn] = byParam
+	return byParam
 }
 
 // funcDecl is the declaration of fn, a function of the package, or nil.

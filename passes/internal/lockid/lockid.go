@@ -121,7 +121,9 @@ type Locks struct {
 	fields     map[*types.Var][]ast.Expr // the values written to each field (fresh.go)
 
 	collectMu sync.Mutex
-	collect   map[*redisops.Op][]keyid.Form // the slices each acquire's key is appended to (collect.go)
+	collect   map[*redisops.Op][]keyid.Form  // the slices each acquire's key is appended to (collect.go)
+	tracks    map[ast.Node][]trackCall       // each function's calls of tracking helpers (collect.go)
+	tracked   map[*types.Func][][]keyid.Form // each helper's collections, by parameter (collect.go)
 }
 
 type locksKey struct{}
