@@ -8,7 +8,6 @@ import (
 	"go/types"
 	"strings"
 	"time"
-	"unicode"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -18,6 +17,7 @@ import (
 	"github.com/lockvet/lockvet/internal/rules"
 	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
+	"github.com/lockvet/lockvet/passes/internal/lockname"
 	"github.com/lockvet/lockvet/passes/internal/report"
 	"github.com/lockvet/lockvet/passes/redisops"
 )
@@ -361,7 +361,7 @@ func (c *checker) bareConversion(op *redisops.Op, e ast.Expr, conv *ast.CallExpr
 // of a time.Duration constant without its package (Millisecond, Second,
 // Minute, Hour); known is false when the name says nothing.
 func namedUnit(x ast.Expr) (unit string, known bool) {
-	words := nameWords(lastName(x))
+	words := lockname.Words(lastName(x))
 	if len(words) == 0 {
 		return "", false
 	}
@@ -394,34 +394,6 @@ func lastName(x ast.Expr) string {
 		return true
 	})
 	return last
-}
-
-// nameWords splits an identifier into lower-case words at underscores and
-// at lower-to-upper case changes: TimeoutMs is timeout, ms; lock_ttl_sec
-// is lock, ttl, sec; TTLSeconds is ttlseconds' parts ttl, seconds.
-func nameWords(name string) []string {
-	var words []string
-	start := 0
-	rs := []rune(name)
-	flush := func(i int) {
-		if i > start {
-			words = append(words, strings.ToLower(string(rs[start:i])))
-		}
-		start = i
-	}
-	for i, r := range rs {
-		switch {
-		case r == '_':
-			flush(i)
-			start = i + 1
-		case i > 0 && unicode.IsUpper(r) && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1])):
-			flush(i)
-		case i > 0 && unicode.IsUpper(r) && unicode.IsUpper(rs[i-1]) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
-			flush(i) // the S of TTLSeconds starts a word
-		}
-	}
-	flush(len(rs))
-	return words
 }
 
 // factor is how many times too short a count in unit is when read as

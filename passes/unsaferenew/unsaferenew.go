@@ -49,7 +49,6 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
-	"unicode"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
@@ -63,6 +62,7 @@ import (
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 	"github.com/lockvet/lockvet/passes/internal/keyid"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
+	"github.com/lockvet/lockvet/passes/internal/lockname"
 	"github.com/lockvet/lockvet/passes/internal/report"
 	"github.com/lockvet/lockvet/passes/internal/tokenfix"
 	"github.com/lockvet/lockvet/passes/redisops"
@@ -323,7 +323,7 @@ func (c *checker) lexicalRenewal(cur inspector.Cursor, a *redisops.Op) string {
 var renewWords = []string{"refresh", "extend", "renew", "prolong", "keepalive", "heartbeat", "watchdog"}
 
 func renewName(name string) bool {
-	words := splitWords(name)
+	words := lockname.Words(name)
 	for i, w := range words {
 		if i+1 < len(words) {
 			// keepAlive, heartBeat, watchDog: two words.
@@ -340,31 +340,6 @@ func renewName(name string) bool {
 		}
 	}
 	return false
-}
-
-// splitWords splits a Go name into lower-cased words at underscores and
-// at lower-to-upper case changes (HTTPRefresh → http, refresh).
-func splitWords(name string) []string {
-	var words []string
-	start := 0
-	rs := []rune(name)
-	flush := func(i int) {
-		if i > start {
-			words = append(words, strings.ToLower(string(rs[start:i])))
-		}
-		start = i
-	}
-	for i, r := range rs {
-		switch {
-		case r == '_':
-			flush(i)
-			start = i + 1
-		case i > 0 && unicode.IsUpper(r) && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])):
-			flush(i)
-		}
-	}
-	flush(len(rs))
-	return words
 }
 
 // startedLit says whether the function literal at lit is started as a

@@ -47,6 +47,13 @@ func TestWords(t *testing.T) {
 		"v2Lock":      "v 2 lock",
 		"lock:job:%d": "lock job d",
 		"UnLock":      "un lock",
+		// Names that say a TTL's unit (LV104) or a renewal (LV203).
+		"TimeoutMs":    "timeout ms",
+		"TTLSeconds":   "ttl seconds",
+		"lock_ttl_sec": "lock ttl sec",
+		"ttl30s":       "ttl 30 s",
+		"keepAlive":    "keep alive",
+		"HTTPRefresh":  "http refresh",
 	} {
 		if got := strings.Join(Words(s), " "); got != want {
 			t.Errorf("Words(%q) = %q, want %q", s, got, want)
