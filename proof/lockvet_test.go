@@ -325,6 +325,11 @@ func applyFixes(a *analyzed, overlay map[string][]byte) (bool, error) {
 			if !ok || !slices.Contains(a.pkg.CompiledGoFiles, tf.Name()) {
 				return false, fmt.Errorf("fix of %q edits outside the package's files", d.Message)
 			}
+			for _, f := range a.pkg.Syntax {
+				if fset.File(f.Pos()) == tf {
+					e = applyfix.DeclInsertion(tf, f, e)
+				}
+			}
 			mine[tf.Name()] = append(mine[tf.Name()], e)
 		}
 		if !round.Fits(mine) {

@@ -26,6 +26,11 @@ import (
 type Edit struct {
 	Start, End int
 	Text       string
+	// Decl is set on an insertion of whole declarations between the
+	// top-level declarations of a file (a fix's script variable or
+	// helper function): two of those at one point are both applied, in
+	// the order of their text, since either order is the same program.
+	Decl bool
 }
 
 func (e Edit) insertion() bool { return e.Start == e.End }
@@ -37,7 +42,7 @@ func Conflicts(a, b Edit) bool {
 	case a == b:
 		return false
 	case a.insertion() && b.insertion():
-		return a.Start == b.Start
+		return a.Start == b.Start && !(a.Decl && b.Decl)
 	case a.insertion():
 		return b.Start < a.Start && a.Start < b.End
 	case b.insertion():
@@ -55,7 +60,39 @@ func Of(fset *token.FileSet, te analysis.TextEdit) (file *token.File, e Edit, ok
 	if tf == nil || fset.File(end) != tf || end < te.Pos {
 		return nil, Edit{}, false
 	}
-	return tf, Edit{tf.Offset(te.Pos), tf.Offset(end), string(te.NewText)}, true
+	return tf, Edit{Start: tf.Offset(te.Pos), End: tf.Offset(end), Text: string(te.NewText)}, true
+}
+
+// DeclInsertion marks e Decl when it inserts whole declarations (no
+// imports) into file, whose token.File is tf, between two of its
+// top-level declarations after the imports: outside every declaration
+// and comment.
+func DeclInsertion(tf *token.File, file *ast.File, e Edit) Edit {
+	if !e.insertion() || e.Text == "" || file == nil || e.Start < tf.Offset(file.Name.End()) {
+		return e
+	}
+	inside := func(n ast.Node) bool {
+		return tf.Offset(n.Pos()) < e.Start && e.Start < tf.Offset(n.End())
+	}
+	for _, d := range file.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT && e.Start < tf.Offset(g.End()) {
+			return e
+		}
+		if inside(d) {
+			return e
+		}
+	}
+	for _, c := range file.Comments {
+		if inside(c) {
+			return e
+		}
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+e.Text, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil || len(f.Decls) == 0 || len(f.Imports) > 0 {
+		return e
+	}
+	e.Decl = true
+	return e
 }
 
 // Round is one round of -fix: the edits of the fixes taken so far, by
@@ -88,7 +125,7 @@ func (r Round) Take(edits map[string][]Edit) {
 func Apply(src []byte, edits []Edit) []byte {
 	edits = slices.Clone(edits)
 	slices.SortFunc(edits, func(a, b Edit) int {
-		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), cmp.Compare(a.Text, b.Text))
 	})
 	edits = slices.Compact(edits)
 	var out bytes.Buffer

@@ -2,6 +2,9 @@ package applyfix
 
 import (
 	"bytes"
+	"go/parser"
+	"go/token"
+	"strings"
 	"testing"
 )
 
@@ -10,18 +13,20 @@ func TestConflicts(t *testing.T) {
 		a, b Edit
 		want bool
 	}{
-		{Edit{0, 5, "x"}, Edit{5, 8, "y"}, false},  // adjacent
-		{Edit{0, 5, "x"}, Edit{4, 8, "y"}, true},   // overlapping
-		{Edit{2, 3, "x"}, Edit{0, 8, "y"}, true},   // nested
-		{Edit{2, 5, "x"}, Edit{2, 5, "x"}, false},  // identical: applied once
-		{Edit{2, 5, "x"}, Edit{2, 5, "y"}, true},   // same range, other text
-		{Edit{3, 3, "x"}, Edit{3, 3, "y"}, true},   // two insertions at one point
-		{Edit{3, 3, "x"}, Edit{3, 3, "x"}, false},  // the same insertion twice
-		{Edit{3, 3, "x"}, Edit{0, 3, "y"}, false},  // insertion after a replacement
-		{Edit{3, 3, "x"}, Edit{3, 6, "y"}, false},  // insertion before a replacement
-		{Edit{4, 4, "x"}, Edit{3, 6, "y"}, true},   // insertion inside a replacement
-		{Edit{3, 6, "y"}, Edit{4, 4, "x"}, true},   // (symmetric)
-		{Edit{10, 12, ""}, Edit{0, 2, "z"}, false}, // far apart
+		{Edit{0, 5, "x", false}, Edit{5, 8, "y", false}, false},  // adjacent
+		{Edit{0, 5, "x", false}, Edit{4, 8, "y", false}, true},   // overlapping
+		{Edit{2, 3, "x", false}, Edit{0, 8, "y", false}, true},   // nested
+		{Edit{2, 5, "x", false}, Edit{2, 5, "x", false}, false},  // identical: applied once
+		{Edit{2, 5, "x", false}, Edit{2, 5, "y", false}, true},   // same range, other text
+		{Edit{3, 3, "x", false}, Edit{3, 3, "y", false}, true},   // two insertions at one point
+		{Edit{3, 3, "x", true}, Edit{3, 3, "y", true}, false},    // two declarations at one point: both
+		{Edit{3, 3, "x", true}, Edit{3, 3, "y", false}, true},    // a declaration and a statement
+		{Edit{3, 3, "x", false}, Edit{3, 3, "x", false}, false},  // the same insertion twice
+		{Edit{3, 3, "x", false}, Edit{0, 3, "y", false}, false},  // insertion after a replacement
+		{Edit{3, 3, "x", false}, Edit{3, 6, "y", false}, false},  // insertion before a replacement
+		{Edit{4, 4, "x", false}, Edit{3, 6, "y", false}, true},   // insertion inside a replacement
+		{Edit{3, 6, "y", false}, Edit{4, 4, "x", false}, true},   // (symmetric)
+		{Edit{10, 12, "", false}, Edit{0, 2, "z", false}, false}, // far apart
 	} {
 		if got := Conflicts(tc.a, tc.b); got != tc.want {
 			t.Errorf("Conflicts(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
@@ -31,7 +36,7 @@ func TestConflicts(t *testing.T) {
 
 func TestApply(t *testing.T) {
 	src := []byte("0123456789")
-	got := Apply(src, []Edit{{8, 10, "X"}, {3, 3, "+"}, {0, 2, ""}, {3, 5, "-"}, {3, 3, "+"}})
+	got := Apply(src, []Edit{{8, 10, "X", false}, {3, 3, "+", false}, {0, 2, "", false}, {3, 5, "-", false}, {3, 3, "+", false}})
 	if want := "2+-567X"; string(got) != want {
 		t.Errorf("Apply = %q, want %q", got, want)
 	}
@@ -98,5 +103,52 @@ func TestImportDeletion(t *testing.T) {
 		if got := importDeletion(src, c.e, names); got != c.want {
 			t.Errorf("importDeletion(%q) = %v, want %v", src[c.e.Start:c.e.End], got, c.want)
 		}
+	}
+}
+
+func TestDeclInsertion(t *testing.T) {
+	src := `package p
+
+import "fmt"
+
+// doc of f
+func f() {
+	fmt.Println()
+}
+
+var v = 1
+`
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf := fset.File(file.Pos())
+	at := func(s string) int { return strings.Index(src, s) }
+	decl := "var unlockScript = 1\n\n"
+	for _, tc := range []struct {
+		name string
+		e    Edit
+		want bool
+	}{
+		{"between declarations", Edit{Start: at("var v"), End: at("var v"), Text: decl}, true},
+		{"before a doc comment", Edit{Start: at("// doc"), End: at("// doc"), Text: "func g() {}\n\n"}, true},
+		{"at the end", Edit{Start: len(src), End: len(src), Text: "\n" + decl}, true},
+		{"in a function body", Edit{Start: at("fmt.Println"), End: at("fmt.Println"), Text: decl}, false},
+		{"inside a comment", Edit{Start: at("doc of"), End: at("doc of"), Text: decl}, false},
+		{"before the imports", Edit{Start: at("import"), End: at("import"), Text: decl}, false},
+		{"a statement", Edit{Start: at("var v"), End: at("var v"), Text: "x := 1\n"}, false},
+		{"an import", Edit{Start: at("var v"), End: at("var v"), Text: "import \"os\"\n"}, false},
+		{"a replacement", Edit{Start: at("var v"), End: at("var v") + 3, Text: decl}, false},
+	} {
+		if got := DeclInsertion(tf, file, tc.e).Decl; got != tc.want {
+			t.Errorf("%s: Decl = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	// Two declarations at one point are both applied, in text order.
+	p := at("var v")
+	got := Apply([]byte(src), []Edit{{p, p, "var b = 2\n", true}, {p, p, "var a = 1\n", true}})
+	if !bytes.Contains(got, []byte("var a = 1\nvar b = 2\nvar v = 1")) {
+		t.Errorf("Apply of two declarations at one point:\n%s", got)
 	}
 }

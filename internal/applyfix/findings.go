@@ -115,17 +115,18 @@ func fixEdits(f *findings.Finding, files map[string]*fileFix) (map[string][]Edit
 			return nil, false
 		}
 		name := tf.Name()
+		pkg, syntax := f.FileOf(tf)
 		if files[name] == nil {
 			// Only the package's own source files, and not generated
 			// ones: an edit there would be lost at the next go generate.
 			// A fix that changes a function's signature also edits
 			// its callers in the run's other packages.
-			pkg, syntax := f.FileOf(tf)
 			if syntax == nil || ast.IsGenerated(syntax) || !slices.Contains(pkg.GoFiles, name) {
 				return nil, false
 			}
 			files[name] = &fileFix{size: tf.Size(), names: ImportNames(pkg.TypesInfo, syntax)}
 		}
+		e = DeclInsertion(tf, syntax, e)
 		for _, prev := range out[name] {
 			if Conflicts(prev, e) {
 				return nil, false
