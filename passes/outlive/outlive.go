@@ -14,7 +14,6 @@ import (
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/internal/lvconfig"
 	"github.com/lockvet/lockvet/internal/rules"
 	"github.com/lockvet/lockvet/passes/internal/astx"
@@ -164,7 +163,7 @@ var renewWords = sync.OnceValue(func() *regexp.Regexp {
 // the key to a helper named like a renewal.
 func renewed(pass *analysis.Pass, res *redisops.Result, locks *lockid.Locks, a *redisops.Op) bool {
 	for _, e := range locks.Candidates(a) {
-		if e == a || !mayRenew(e) {
+		if e == a || !lockid.SetsTTL(e) {
 			continue
 		}
 		for _, k := range e.Keys {
@@ -191,25 +190,6 @@ func renewed(pass *analysis.Pass, res *redisops.Result, locks *lockid.Locks, a *
 		return !found
 	})
 	return found
-}
-
-func mayRenew(op *redisops.Op) bool {
-	switch op.Kind {
-	case redisops.Expire:
-		return true
-	case redisops.Write:
-		return op.TTL != nil
-	case redisops.Script:
-		if op.ScriptSrc == "" {
-			return true
-		}
-		switch lua.Classify(op.ScriptSrc).Kind {
-		case lua.CompareAndDelete, lua.UncheckedDelete:
-			return false
-		}
-		return true
-	}
-	return false
 }
 
 // end is where a's locked region ends: a release in a's function, or the

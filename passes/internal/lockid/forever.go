@@ -75,7 +75,9 @@ func (l *Locks) releaseRank(a *redisops.Op, r Release) int {
 // cannot read.
 func (l *Locks) expired(a *redisops.Op) bool {
 	for _, e := range l.Candidates(a) {
-		if e == a || !setsTTL(e) || l.ownExpire(a, e) {
+		// Another acquire of the key with a TTL counts too: what it
+		// writes expires, and lockvet can't tell the two locks apart.
+		if e == a || !(SetsTTL(e) || e.Kind == redisops.Acquire && !e.NoTTL) || l.ownExpire(a, e) {
 			continue
 		}
 		for _, k := range e.Keys {
@@ -99,18 +101,16 @@ func (l *Locks) ownExpire(a, e *redisops.Op) bool {
 	return lk != nil && lk.Evidence == SameFunc && lk.Acquire != a
 }
 
-// setsTTL reports whether op may give its key a TTL.
-func setsTTL(op *redisops.Op) bool {
+// SetsTTL reports whether op may give its key a TTL or extend the one
+// it has: an EXPIRE, a write with a positive TTL, or a script that is
+// not one of the delete scripts (or whose source is not known).
+// Acquires are left out: one that finds the key held writes nothing.
+func SetsTTL(op *redisops.Op) bool {
 	switch op.Kind {
 	case redisops.Expire:
 		return true
-	case redisops.Acquire:
-		return !op.NoTTL
 	case redisops.Write:
-		if op.TTL == nil {
-			return false
-		}
-		return !op.NonPositiveTTL()
+		return op.TTL != nil && !op.NonPositiveTTL()
 	case redisops.Script:
 		if op.ScriptSrc == "" {
 			return true
