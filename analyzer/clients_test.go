@@ -52,7 +52,7 @@ var clients = []client{
 	}},
 	// A project's own interfaces, wrapper types and forwarders of Do
 	// (redisops/mirror.go): the in-house package of the testdata.
-	{Name: "project layers", Paths: []string{"lockvet.test/redisops/mirror/store"}, Partial: true},
+	{Name: "project layers", Paths: []string{"lockvet.test/redisops/mirror/store", "lockvet.test/unsafeunlock/mirroreval", "lockvet.test/checkthendel/mirroreval"}, Partial: true},
 	{Name: "lock libraries", Paths: []string{"github.com/go-redsync/redsync/v4", "github.com/bsm/redislock", "github.com/redis/rueidis/rueidislock"}, NA: map[string]string{
 		"LV101": "redsync, bsm/redislock and rueidislock acquire with a TTL in one command; their internals are never reported",
 		"LV102": "the libraries queue nothing in user code",
@@ -291,7 +291,7 @@ func clientsDoc(counts map[string]map[string]*cell, rules []*analyzer.Rule) []by
 	p("- **bugs**: findings the testdata expects (each one a `// want` that analysistest asserts);\n")
 	p("- **silent**: test functions that use the client and where the check must report nothing (correct idioms, other keys, lookalikes);\n")
 	p("- **fixed**: findings that come with a suggested fix; the golden files check the fixed text and that the fixed code type-checks and is clean.\n\n")
-	p("A function is counted for the most specific client it uses: code that wraps rueidis in rueidiscompat counts for rueidiscompat, redsync over go-redis for the lock libraries. A function that calls the testdata's in-house package (`redisops/mirror/store`: interfaces that mirror a client, with go-redis or plain results, and a forwarder of redigo's `Do`) counts for project layers, whose testdata covers LV101, LV105 and LV201 so far. Packages under `passes/testdata/wrappers` count for declared wrappers (an in-house store around go-redis, declared through the same configuration the CLI flags and golangci settings set). Findings through a declared wrapper never carry a fix: lockvet cannot see how the wrapper's arguments reach Redis.\n\n")
+	p("A function is counted for the most specific client it uses: code that wraps rueidis in rueidiscompat counts for rueidiscompat, redsync over go-redis for the lock libraries. A function that calls the testdata's in-house package (`redisops/mirror/store`: interfaces that mirror a client, with go-redis or plain results, and a forwarder of redigo's `Do`), or a package's own interfaces without Eval (`unsafeunlock/mirroreval`, `checkthendel/mirroreval`), counts for project layers, whose testdata covers LV101, LV105 and LV201 so far. Packages under `passes/testdata/wrappers` count for declared wrappers (an in-house store around go-redis, declared through the same configuration the CLI flags and golangci settings set). Findings through a declared wrapper never carry a fix: lockvet cannot see how the wrapper's arguments reach Redis.\n\n")
 	p("| client |")
 	for _, r := range rules {
 		p(" [%s](checks.md#%s) |", r.ID, strings.ToLower(r.ID))

@@ -66,8 +66,12 @@ func (t *mirrorType) release(pass *analysis.Pass, o *Op, tok string) ([]analysis
 		return nil, "it deletes several keys"
 	}
 	ev := t.evalMethod()
+	var added []analysis.TextEdit // the Eval the fix declares (mirror_eval.go)
 	if ev == nil {
-		return nil, fmt.Sprintf("%s has no Eval", typeName(t.key))
+		var why string
+		if ev, added, why = t.addedEval(pass, o, mm); why != "" {
+			return nil, why
+		}
 	}
 	if o.Scope.Kind != Direct {
 		return nil, "a delete in a batch"
@@ -108,7 +112,7 @@ func (t *mirrorType) release(pass *analysis.Pass, o *Op, tok string) ([]analysis
 	if decl != nil {
 		edits = append(edits, *decl)
 	}
-	return edits, ""
+	return append(edits, added...), ""
 }
 
 // typeName is how a message names a mirror type.
@@ -138,6 +142,11 @@ func mirrorKeepReply(info *types.Info, o *Op, del, ev *mirrorMethod) ([]analysis
 		// _, err := s.Del(ctx, k) with (int64, error) for (any, error).
 		if len(p.Rhs) == 1 && len(p.Lhs) == 2 && from.Len() == 2 && to.Len() == 2 && isBlank(p.Lhs[0]) {
 			return nil, true
+		}
+		// err := s.Del(ctx, k) with error for (any, error).
+		if len(p.Rhs) == 1 && len(p.Lhs) == 1 && from.Len() == 1 && isError(from.At(0).Type()) &&
+			to.Len() == 2 && isError(to.At(1).Type()) {
+			return []analysis.TextEdit{{Pos: p.Lhs[0].Pos(), End: p.Lhs[0].Pos(), NewText: []byte("_, ")}}, true
 		}
 	}
 	return nil, false

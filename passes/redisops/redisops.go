@@ -401,6 +401,9 @@ type Result struct {
 	// packages it imports.
 	CtorCalls []*CtorCall
 	byPos     map[*ast.CallExpr]*Op
+	// module is the host's view of the whole module, when it has one
+	// (fixes that edit other packages: mirror_eval.go).
+	module *lvconfig.Module
 
 	sharedMu sync.Mutex
 	shared   map[any]*sharedValue
@@ -510,7 +513,7 @@ func runWith(pass *analysis.Pass, cfg *lvconfig.Config, setup func(*builder)) (a
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	b := &builder{
 		pass: pass,
-		res:  &Result{byPos: map[*ast.CallExpr]*Op{}, Files: map[*ast.File]bool{}, Inspector: in},
+		res:  &Result{byPos: map[*ast.CallExpr]*Op{}, Files: map[*ast.File]bool{}, Inspector: in, module: cfg.ModuleView()},
 		decl: newDeclared(cfg), // the configuration's wrappers (wrappers.go)
 		// The inferred wrappers (summary.go). Summaries of imported
 		// functions come as facts (facts.go), or through setup

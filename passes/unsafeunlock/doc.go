@@ -34,8 +34,13 @@
 // with is at hand; configured for Redis 8.4+, it offers DelExArgs first.
 // Through the project's own Redis interface (or an alias of the client's
 // that no file imports by name), the fix calls its Eval with the script's
-// source in a package constant; an interface without Eval gets no fix, and
-// the message says so. The token can be a field of the receiver that only
+// source in a package constant. An interface without Eval gets the
+// client's (or (any, error) over plain values), and so does every type of
+// the module whose values are converted to it, running the script on the
+// go-redis client it wraps; when another package can reach the interface,
+// only the lockvet command, which loads the whole module, offers it. When a
+// type that meets it wraps no client (a test's fake), there is no fix and
+// the message names the type. The token can be a field of the receiver that only
 // the literal building it sets (a per-process owner id): the release
 // compares with its own receiver's field. A lock struct whose Lock keeps
 // no token (the key in a field, a random or constant value written and

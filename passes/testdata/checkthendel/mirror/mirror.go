@@ -22,7 +22,8 @@ func withStore(ctx context.Context, s store.Store, key, tok string) {
 	}
 }
 
-// Backend has no Eval: no fix, and the message says why.
+// Backend has no Eval, and other packages can implement it: no fix, and
+// the message says why.
 func withBackend(b store.Backend, key, tok string) error {
 	ok, err := b.SetNx(key, tok, 30)
 	if err != nil || !ok {
@@ -34,7 +35,7 @@ func withBackend(b store.Backend, key, tok string) error {
 		return err
 	}
 	if v == tok {
-		return b.Del(key) // want `Del of key after a separate GET compare can delete another holder's lock.*\(no fix: Backend has no Eval\)`
+		return b.Del(key) // want `Del of key after a separate GET compare can delete another holder's lock.*\(no fix: Backend has no Eval, and not every package that can implement it is loaded\)`
 	}
 	return nil
 }

@@ -119,13 +119,14 @@ func ownCount(ctx context.Context, s store.Own, key, tok string) bool {
 	return n == 1
 }
 
-// A Backend has no Eval: no fix, and the message says why.
+// A Backend has no Eval, and other packages can implement it: no fix,
+// and the message says why.
 func plain(b store.Backend, key, tok string) error {
 	ok, err := b.SetNx(key, tok, 30)
 	if err != nil || !ok {
 		return errBusy
 	}
-	return b.Del(key) // want `Del of lock key key does not check the owner.*\(no fix: Backend has no Eval\)`
+	return b.Del(key) // want `Del of lock key key does not check the owner.*\(no fix: Backend has no Eval, and not every package that can implement it is loaded\)`
 }
 
 // Flow's lock pair writes a constant: the fix threads a token from
