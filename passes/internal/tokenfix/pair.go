@@ -171,7 +171,10 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 			return no(fn.Name() + " is generic")
 		}
 		if i := implemented(pass.Pkg, fn); i != "" {
-			return no(fmt.Sprintf("%s implements %s", fn.Name(), i))
+			// A shared object (a repository) is no holder: a token per
+			// instance would not tell its callers apart. The interface
+			// itself must change, with every implementation and caller.
+			return no(fmt.Sprintf("%s implements %s; make its %s return the token and its %s take it", fn.Name(), i, lfn.Name(), ufn.Name()))
 		}
 	}
 	// An exported pair can be called from the module's other packages:

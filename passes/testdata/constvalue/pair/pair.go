@@ -123,7 +123,7 @@ type store struct{ rdb *redis.Client }
 var _ Locker = (*store)(nil)
 
 func (s *store) TryLock(ctx context.Context, id string) (bool, error) {
-	return s.rdb.SetNX(ctx, "store:"+id, 1, time.Minute).Result() // want `\(no fix: TryLock implements Locker\)$`
+	return s.rdb.SetNX(ctx, "store:"+id, 1, time.Minute).Result() // want `\(no fix: TryLock implements Locker; make its TryLock return the token and its Unlock take it\)$`
 }
 
 func (s *store) Unlock(ctx context.Context, id string) error {
