@@ -17,7 +17,10 @@ import (
 // TTL count whose name says its unit, SETNX and EXPIRE in one
 // transaction, an acquire whose bool is dropped, GETSET then EXPIRE; in
 // package leases a bare PEXPIRE renewal and a GET-compare-DEL release,
-// whose two scripts are inserted at one place), every finding carries a
+// whose two scripts are inserted at one place; in package sessions a
+// release through the service's own interface, kv.Store, which has no
+// Eval and is implemented in package kv/rediskv: the fix adds Eval to
+// both), every finding carries a
 // fix, -fix applies them all, the module still
 // builds and vets, and lockvet then reports nothing.
 func TestFixApp(t *testing.T) {
