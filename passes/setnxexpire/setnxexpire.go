@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -160,25 +161,38 @@ func reportPair(pass *analysis.Pass, r *report.Reporter, vars *redisops.ScriptVa
 		Message: msg,
 		Related: []analysis.RelatedInformation{{Pos: a.Call.Pos(), End: a.Call.End(), Message: related}},
 	}
-	if fix, ok := moveTTL(pass, vars, f, a, e); ok {
+	if fix, why, ok := moveTTL(pass, vars, f, a, e); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	} else if why != "" {
+		d.Message += " (no fix: " + why + ")"
 	}
 	r.Report(d)
 }
 
 // moveTTL builds the fix: the EXPIRE's TTL goes into the acquire, and the
 // EXPIRE statement is deleted. It fails rather than produce code that does
-// not build or behaves differently in other ways.
+// not build or behaves differently in other ways, saying why when the
+// reason is one a user can act on.
 //
 // A GETSET cannot take a TTL: it becomes a script that sets the value and
 // the TTL in one step and replies the old value (redisops' GetSetTTL).
 // The TTL is then set whenever the GETSET writes, also on the paths where
 // the EXPIRE was not sent: GETSET clears the TTL of the key it writes on
 // every path, so each of them left the key without one.
-func moveTTL(pass *analysis.Pass, vars *redisops.ScriptVars, f *redisops.Func, a, e *redisops.Op) (analysis.SuggestedFix, bool) {
-	if a.Kind != redisops.Acquire && a.Kind != redisops.GetSet || e.TTL == nil || !fixes.InScopeAt(pass.TypesInfo, pass.Pkg, e.TTL, a.Call.Pos()) ||
-		assignedBetween(pass, f, e.TTL, a.Call.End(), e.Call.Pos()) {
-		return analysis.SuggestedFix{}, false
+func moveTTL(pass *analysis.Pass, vars *redisops.ScriptVars, f *redisops.Func, a, e *redisops.Op) (analysis.SuggestedFix, string, bool) {
+	if a.Kind != redisops.Acquire && a.Kind != redisops.GetSet || e.TTL == nil {
+		return analysis.SuggestedFix{}, "", false
+	}
+	// An INCR takes no TTL: the acquire would become SET NX, whose reply
+	// (OK or nil) is no count where the code reads one.
+	if a.Kind == redisops.Acquire && a.Value == nil && strings.HasPrefix(strings.ToUpper(a.Method), "INCR") {
+		return analysis.SuggestedFix{}, fmt.Sprintf("%s takes no TTL, and SET NX replies no count", a.Method), false
+	}
+	if !fixes.InScopeAt(pass.TypesInfo, pass.Pkg, e.TTL, a.Call.Pos()) {
+		return analysis.SuggestedFix{}, fmt.Sprintf("the TTL is computed after the %s", a.Method), false
+	}
+	if assignedBetween(pass, f, e.TTL, a.Call.End(), e.Call.Pos()) {
+		return analysis.SuggestedFix{}, fmt.Sprintf("the TTL changes after the %s", a.Method), false
 	}
 	var edits []analysis.TextEdit
 	var ok bool
@@ -190,18 +204,18 @@ func moveTTL(pass *analysis.Pass, vars *redisops.ScriptVars, f *redisops.Func, a
 		edits, ok = a.WithTTL(pass, e, fixes.Text(pass.Fset, e.TTL))
 	}
 	if !ok {
-		return analysis.SuggestedFix{}, false
+		return analysis.SuggestedFix{}, "", false
 	}
 	stmt, ok := fixes.Removable(pass.TypesInfo, e.Cursor)
 	if !ok || stmt.Pos() <= a.Call.Pos() && a.Call.End() <= stmt.End() ||
 		fixes.Orphans(f, pass.TypesInfo, f.Body, stmt.Pos(), stmt.End(), e.TTL) {
-		return analysis.SuggestedFix{}, false
+		return analysis.SuggestedFix{}, "", false
 	}
 	edits, ok = fixes.WithDeletion(edits, fixes.DeleteStmt(pass, stmt))
 	if !ok {
-		return analysis.SuggestedFix{}, false
+		return analysis.SuggestedFix{}, "", false
 	}
-	return analysis.SuggestedFix{Message: msg, TextEdits: edits}, true
+	return analysis.SuggestedFix{Message: msg, TextEdits: edits}, "", true
 }
 
 // assignedBetween reports whether a variable of ttl is assigned between

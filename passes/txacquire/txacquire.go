@@ -237,6 +237,11 @@ func moveTTL(pass *analysis.Pass, res *redisops.Result, p pair) (analysis.Sugges
 	}
 	edits, why, ok := p.a.TxAlone(pass, p.e, fixes.Text(pass.Fset, p.e.TTL))
 	if !ok {
+		if why == "" {
+			// The code reads the batch's replies: deleting the EXPIRE
+			// would move every reply after it.
+			why = fmt.Sprintf("the %s's replies are read, and deleting the %s shifts them", batchName(p.a.Scope), p.e.Method)
+		}
 		return analysis.SuggestedFix{}, why, false
 	}
 	return analysis.SuggestedFix{

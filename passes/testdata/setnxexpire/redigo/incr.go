@@ -20,7 +20,7 @@ func incrLock(c redis.Conn, key string) error {
 	if n != 1 {
 		return errBusy
 	}
-	c.Do("EXPIRE", key, lockSeconds) // want `EXPIRE after INCR acquired key without a TTL: a crash in between leaves the lock held forever; use SET key value NX PX ttl`
+	c.Do("EXPIRE", key, lockSeconds) // want `EXPIRE after INCR acquired key without a TTL: a crash in between leaves the lock held forever; use SET key value NX PX ttl \(no fix: INCR takes no TTL, and SET NX replies no count\)`
 	defer c.Do("DEL", key)
 	return work()
 }

@@ -16,7 +16,7 @@ func work(context.Context) error { return nil }
 // a second round trip.
 func incrLock(ctx context.Context, rdb *redis.Client, key string) error {
 	if rdb.Incr(ctx, key).Val() == 1 {
-		rdb.Expire(ctx, key, ttl) // want `Expire after Incr acquired key without a TTL: a crash in between leaves the lock held forever; use SET key value NX PX ttl`
+		rdb.Expire(ctx, key, ttl) // want `Expire after Incr acquired key without a TTL: a crash in between leaves the lock held forever; use SET key value NX PX ttl \(no fix: Incr takes no TTL, and SET NX replies no count\)`
 		defer rdb.Del(ctx, key)
 		return work(ctx)
 	}

@@ -168,3 +168,18 @@ func branches(ctx context.Context, rdb *redis.Client, key string, renew bool) {
 		rdb.SetNX(ctx, key, "t", 0)
 	}
 }
+
+// The TTL is chosen after the acquire: it cannot move into it.
+func ttlAfter(ctx context.Context, rdb *redis.Client, key, token string, d time.Duration) error {
+	ok, err := rdb.SetNX(ctx, key, token, 0).Result()
+	if err != nil || !ok {
+		return err
+	}
+	expire := ttl
+	if d > 0 {
+		expire = d
+	}
+	rdb.Expire(ctx, key, expire) // want `Expire after SetNX acquired key without a TTL: .* \(no fix: the TTL is computed after the SetNX\)`
+	defer rdb.Del(ctx, key)
+	return nil
+}

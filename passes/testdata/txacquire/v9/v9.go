@@ -337,3 +337,23 @@ func commandsOnOneKey(ctx context.Context, pipe redis.Pipeliner) {
 	pipe.SetNX(ctx, "1", 2, 0)
 	pipe.Incr(ctx, "1")
 }
+
+// Several locks in one MULTI, the replies read by position (the SETNX
+// replies at the even indexes): deleting the Expire would shift them.
+func lockAll(ctx context.Context, rdb *redis.Client, keys []string, token string) (bool, error) {
+	pipe := rdb.TxPipeline()
+	for _, k := range keys {
+		pipe.SetNX(ctx, k, token, 0)
+		pipe.Expire(ctx, k, ttl) // want `Expire in the same transaction as SetNX runs even when it lost, on another owner's lock k; pass the TTL to SetNX \(no fix: the transaction's replies are read, and deleting the Expire shifts them\)`
+	}
+	res, err := pipe.Exec(ctx)
+	if err != nil {
+		return false, err
+	}
+	for i, r := range res {
+		if i%2 == 0 && !r.(*redis.BoolCmd).Val() {
+			return false, nil
+		}
+	}
+	return true, nil
+}
