@@ -38,6 +38,7 @@ var cases = []proofCase{
 	{"2", "SETNX and EXPIRE queued in one transaction while another owner holds the lock", "LV102", "txacquire", "Acquire", "TestProofTxAcquire", redisBoth},
 	{"3a", "bare DEL after the lock expired and another process took it", "LV201", "unsafeunlock", "Mutex.Unlock", "TestProofUnsafeUnlock", redisBoth},
 	{"3b", "GET, compare, DEL with a pause before the DEL in which the lock expires and another process takes it", "LV202", "checkthendel", "Mutex.Unlock", "TestProofCheckThenDel", redisBoth},
+	{"3b2", "GET, prefix compare (the owner is a process), DEL with a pause before the DEL in which the lock expires and another process takes it", "LV202", "prefixdel", "Locker.Unlock", "TestProofPrefixDel", redisBoth},
 	{"3c", "a lock acquired with a constant value and released by DEL after it expired and the same code in another process took it", "LV204", "constvalue", "WithLock", "TestProofConstValue", redisBoth},
 	{"3d", "a Lock/Unlock helper pair with a constant value: the late Unlock's DEL after the lock expired and the same code in another process took it", "LV204", "constpair", "lock, unlock", "TestProofConstPair", redisBoth},
 	{"3e", "GET finds the lock missing, then a plain SET takes it; another process takes it in between", "LV107", "checkthenset", "Mutex.TryLock", "TestProofCheckThenSet", redisBoth},

@@ -76,6 +76,7 @@ var wantFindings = map[string][]string{
 	"constpair":     {"LV204 lock", "LV201 unlock"},
 	"lockstruct":    {"LV201 mutex.Unlock"},
 	"checkthendel":  {"LV202 Mutex.Unlock"},
+	"prefixdel":     {"LV202 Locker.Unlock"},
 	"checkthenset":  {"LV107 Mutex.TryLock"},
 	"unsaferenew":   {"LV203 Mutex.Refresh"},
 	"ttlunit":       {"LV104 AcquireUntyped (no fix)", "LV104 AcquireSeconds", "LV104 Extend"},
@@ -432,7 +433,7 @@ func checkScripts(t *testing.T, sp *shapePkg) {
 			if bytes.Contains(sp.Buggy[file], []byte(m[0])) {
 				continue // in the buggy code already, not inserted
 			}
-			if m[1] != lua.UnlockSrc && m[1] != lua.RenewSrc && m[1] != lua.GetSetSrc {
+			if m[1] != lua.UnlockSrc && m[1] != lua.UnlockPrefixSrc && m[1] != lua.RenewSrc && m[1] != lua.GetSetSrc {
 				t.Errorf("%s: a fix inserted a script that is not internal/lua's: %s", file, m[1])
 			}
 		}

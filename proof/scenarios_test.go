@@ -22,6 +22,7 @@ import (
 	bugconst "github.com/lockvet/lockvet/proof/internal/buggy/constvalue"
 	buggetset "github.com/lockvet/lockvet/proof/internal/buggy/getsetexpire"
 	bugstruct "github.com/lockvet/lockvet/proof/internal/buggy/lockstruct"
+	bugprefix "github.com/lockvet/lockvet/proof/internal/buggy/prefixdel"
 	bugsetnx "github.com/lockvet/lockvet/proof/internal/buggy/setnxexpire"
 	bugttl "github.com/lockvet/lockvet/proof/internal/buggy/ttlunit"
 	bugtx "github.com/lockvet/lockvet/proof/internal/buggy/txacquire"
@@ -34,6 +35,7 @@ import (
 	fixconst "github.com/lockvet/lockvet/proof/internal/fixed/constvalue"
 	fixgetset "github.com/lockvet/lockvet/proof/internal/fixed/getsetexpire"
 	fixstruct "github.com/lockvet/lockvet/proof/internal/fixed/lockstruct"
+	fixprefix "github.com/lockvet/lockvet/proof/internal/fixed/prefixdel"
 	fixsetnx "github.com/lockvet/lockvet/proof/internal/fixed/setnxexpire"
 	fixttl "github.com/lockvet/lockvet/proof/internal/fixed/ttlunit"
 	fixtx "github.com/lockvet/lockvet/proof/internal/fixed/txacquire"
@@ -520,6 +522,73 @@ func TestProofCheckThenDel(t *testing.T) {
 		record(t, "3b", be.name,
 			"A's GET sees its token, the pause lets B take the lock, A's DEL deletes B's lock",
 			"the compare and the delete are one script: after the same pause it deletes nothing; B's lock survives")
+	})
+}
+
+// TestProofPrefixDel: the owner check by prefix (3b2). A's GET sees a
+// value that starts with A's prefix; before A's deleting command A's lock
+// expires and B (another prefix) takes it. The buggy DEL deletes B's lock;
+// the fixed script compares the prefix on the server and deletes nothing.
+// Without the pause, the fixed Unlock still deletes A's own lock.
+func TestProofPrefixDel(t *testing.T) {
+	t.Parallel()
+	eachRedis(t, func(t *testing.T, be backend) {
+		ctx, rdb := context.Background(), be.v9(t)
+		type locker interface {
+			TryLock(context.Context, string) (bool, error)
+			Unlock(context.Context, string) error
+		}
+		var after [2]string
+		for i, key := range []string{"lock:proof3b2:buggy", "lock:proof3b2:fixed"} {
+			start := time.Now()
+			var once sync.Once
+			var b locker
+			pause := hook{key: key, before: func(_ context.Context, cmd redis.Cmder) {
+				if deletes(cmd) {
+					once.Do(func() { expireAndRetake(t, rdb, key, start, func() (bool, error) { return b.TryLock(ctx, key) }) })
+				}
+			}}
+			rdbA := be.v9(t, pause)
+			var a locker
+			if i == 0 {
+				a, b = &bugprefix.Locker{RDB: rdbA, Owner: "A:", TTL: shortTTL}, &bugprefix.Locker{RDB: rdb, Owner: "B:", TTL: longTTL}
+			} else {
+				a, b = &fixprefix.Locker{RDB: rdbA, Owner: "A:", TTL: shortTTL}, &fixprefix.Locker{RDB: rdb, Owner: "B:", TTL: longTTL}
+			}
+			if !must(a.TryLock(ctx, key))(t) {
+				t.Fatal("A did not get the lock")
+			}
+			if err := a.Unlock(ctx, key); err != nil {
+				t.Fatal(err)
+			}
+			fired := false
+			once.Do(func() { fired = true })
+			if fired {
+				t.Fatal("Unlock sent no delete; the pause never ran")
+			}
+			after[i] = get(t, rdb, key)
+		}
+		if after[0] != "(no key)" {
+			t.Errorf("buggy: key now %q; want B's lock deleted", after[0])
+		}
+		if !strings.HasPrefix(after[1], "B:") {
+			t.Errorf("fixed: key now %q; want B's lock kept", after[1])
+		}
+		// No race: the fixed Unlock releases its own lock.
+		key := "lock:proof3b2:own"
+		a := &fixprefix.Locker{RDB: rdb, Owner: "A:", TTL: longTTL}
+		if !must(a.TryLock(ctx, key))(t) {
+			t.Fatal("A did not get the free lock")
+		}
+		if err := a.Unlock(ctx, key); err != nil {
+			t.Fatal(err)
+		}
+		if v := get(t, rdb, key); v != "(no key)" {
+			t.Errorf("fixed: after A's own Unlock the key holds %q; want it deleted", v)
+		}
+		record(t, "3b2", be.name,
+			"A's GET sees its prefix, the pause lets B take the lock, A's DEL deletes B's lock",
+			"the prefix compare and the delete are one script: after the same pause it deletes nothing; B's lock survives, and without the pause A's own lock is deleted")
 	})
 }
 

@@ -48,6 +48,10 @@ type Script struct {
 	// Counts: the script moves a number stored at KEYS[1] (INCR, INCRBY,
 	// DECR, HINCRBY, …): the key is a counter.
 	Counts bool
+	// Prefix: ARGV[TokenArg] is compared with the start of the key's
+	// value (string.sub(v, 1, #ARGV[n]) == ARGV[n]), not the whole value:
+	// the owner is whoever writes values that start so (a process).
+	Prefix bool
 }
 
 // patterns are the expressions Classify matches, compiled at its first
@@ -84,6 +88,8 @@ func Classify(src string) Script {
 				n = c[2]
 			}
 			s.TokenArg, _ = strconv.Atoi(n)
+		} else if n, ok := prefixArg(src, v); ok {
+			s.TokenArg, s.Prefix = n, true
 		}
 	}
 	s.Counts = p.count.MatchString(src)
@@ -109,6 +115,26 @@ func Classify(src string) Script {
 	return s
 }
 
+// prefixArg finds string.sub(v, 1, #ARGV[n]) == ARGV[n] (either side),
+// the compare of the start of the value in the local v with ARGV[n].
+func prefixArg(src, v string) (int, bool) {
+	sub := `string\.sub\(\s*` + v + `\s*,\s*1\s*,\s*#\s*argv\[(\d+)\]\s*\)`
+	re := regexp.MustCompile(`(?i)` + sub + `\s*==\s*argv\[(\d+)\]|argv\[(\d+)\]\s*==\s*` + sub)
+	m := re.FindStringSubmatch(src)
+	if m == nil {
+		return 0, false
+	}
+	a, b := m[1], m[2]
+	if a == "" {
+		a, b = m[4], m[3]
+	}
+	if a != b {
+		return 0, false
+	}
+	n, err := strconv.Atoi(a)
+	return n, err == nil
+}
+
 // expireArg reads the match of the expire pattern: PEXPIRE or EXPIRE, and
 // the ARGV entry it takes.
 func (s *Script) expireArg(m []string) {
@@ -126,6 +152,10 @@ func (s *Script) expireArg(m []string) {
 const (
 	UnlockSrc = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`
 	RenewSrc  = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end`
+	// UnlockPrefixSrc deletes the key only while its value starts with
+	// ARGV[1]: the release of a lock whose owner is a prefix of the value
+	// (host and process id, then a per-acquire part), checked in one step.
+	UnlockPrefixSrc = `local v = redis.call("get", KEYS[1]) if v and string.sub(v, 1, #ARGV[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`
 	// GetSetSrc is GETSET with the TTL (ARGV[2], in milliseconds) set in
 	// the same step: it replies the old value, or nil, as GETSET does.
 	GetSetSrc = `local old = redis.call("getset", KEYS[1], ARGV[1]) redis.call("pexpire", KEYS[1], ARGV[2]) return old`

@@ -29,6 +29,11 @@ func TestClassify(t *testing.T) {
 		{`return redis.call("hincrby", KEYS[1], "n", 1)`, Script{Counts: true}},
 		{`return redis.call("incr", KEYS[2])`, Script{}},
 		{`local v = redis.call("get", KEYS[1]) return v`, Script{}},
+		{UnlockPrefixSrc, Script{Kind: CompareAndDelete, TokenArg: 1, Prefix: true}},
+		{`local cur = redis.call('GET', KEYS[1])
+		if cur and ARGV[2] == string.sub(cur, 1, #ARGV[2]) then return redis.call('DEL', KEYS[1]) end
+		return 0`, Script{Kind: CompareAndDelete, TokenArg: 2, Prefix: true}},
+		{`local v = redis.call("get", KEYS[1]) if string.sub(v, 1, #ARGV[1]) == ARGV[2] then return redis.call("del", KEYS[1]) end`, Script{Kind: UncheckedDelete}},
 	} {
 		if got := Classify(tc.src); got != tc.want {
 			t.Errorf("Classify(%q) = %+v, want %+v", tc.src, got, tc.want)

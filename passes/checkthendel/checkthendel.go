@@ -29,6 +29,13 @@ package checkthendel
 //     callback is not in the transaction and is reported.
 //   - The GET must be sent on its own (not queued in a pipeline, whose
 //     replies are empty until Exec) and must be in the delete's function.
+//   - An owner check by prefix (strings.HasPrefix of the GET's value with
+//     a prefix that is no constant, in place or in a function of the same
+//     file whose body is only that return, its prefix made of package
+//     names) is a compare (guard.Compare.Prefix): the owner is a process
+//     (host and pid), by the code's choice. The fix is the prefix script
+//     (lua.UnlockPrefixSrc); a constant prefix is every holder's and is no
+//     owner check.
 //   - The fix replaces the whole if statement only for the simple shape
 //     `if rdb.Get(ctx, k).Val() == token { <statement with the DEL> }`;
 //     with the value in a variable, or other code around, there is no fix.
@@ -85,7 +92,10 @@ equivalent one reused); configured for Redis 8.4+, it offers DelExArgs
 first. In the other shapes (the GET's reply kept in a variable, its error
 handled first, the DEL after an early return on a mismatch) it replaces the
 DEL alone by the script with the compared token, and the GET and compare
-before it stay as a pre-check. memcached has no scripts: with gomemcache, Get the item, compare its Value
+before it stay as a pre-check. An owner check by prefix (the owner is a
+process: strings.HasPrefix(v, prefix), in place or in a one-line predicate
+of the package, the prefix no constant) becomes a script that deletes only
+while the value starts with the prefix. memcached has no scripts: with gomemcache, Get the item, compare its Value
 with the token, and CompareAndSwap it with Expiration -1 (it fails if the
 item changed after the Get). lockvet reports a gomemcache Get/compare/Delete without a
 fix, because that rewrite returns errors (ErrCASConflict) Delete never did.`,
@@ -113,6 +123,7 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 const (
 	fixScript = "Compare and delete in one step (compare-and-delete script)"
 	fixDelEx  = "Compare and delete in one step (DELEX IFEQ, Redis 8.4+)"
+	fixPrefix = "Compare the owner's prefix and delete in one step (script)"
 )
 
 func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *report.Reporter) {
@@ -156,7 +167,11 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 		if s := d.Advice(redisops.AdviseInTx); s != "" {
 			how = s
 		}
-		msg := fmt.Sprintf("%s of %s after a separate GET compare can delete another holder's lock; %s", d.Method, key, how)
+		cmp := "compare"
+		if c.Prefix {
+			cmp = "and prefix compare"
+		}
+		msg := fmt.Sprintf("%s of %s after a separate GET %s can delete another holder's lock; %s", d.Method, key, cmp, how)
 		if constToken {
 			msg += fmt.Sprintf("; %s is shared by every holder (LV204)", fixes.Text(pass.Fset, c.Token))
 		}
@@ -295,10 +310,13 @@ func suggest(pass *analysis.Pass, cfg *lvconfig.Config, d *redisops.Op, c *guard
 		}
 	}
 	var out []analysis.SuggestedFix
-	for _, rel := range d.Releases(pass, fixes.Text(pass.Fset, c.Token), redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4)}) {
+	for _, rel := range d.Releases(pass, fixes.Text(pass.Fset, c.Token), redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4), Prefix: c.Prefix}) {
 		m := fixScript
-		if rel.Kind == redisops.ReleaseDelEx {
+		switch {
+		case rel.Kind == redisops.ReleaseDelEx:
 			m = fixDelEx
+		case c.Prefix:
+			m = fixPrefix
 		}
 		out = append(out, analysis.SuggestedFix{Message: m, TextEdits: slices.Concat(unwrap, rel.Edits)})
 	}

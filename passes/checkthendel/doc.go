@@ -34,7 +34,10 @@
 // first. In the other shapes (the GET's reply kept in a variable, its error
 // handled first, the DEL after an early return on a mismatch) it replaces the
 // DEL alone by the script with the compared token, and the GET and compare
-// before it stay as a pre-check. memcached has no scripts: with gomemcache, Get the item, compare its Value
+// before it stay as a pre-check. An owner check by prefix (the owner is a
+// process: strings.HasPrefix(v, prefix), in place or in a one-line predicate
+// of the package, the prefix no constant) becomes a script that deletes only
+// while the value starts with the prefix. memcached has no scripts: with gomemcache, Get the item, compare its Value
 // with the token, and CompareAndSwap it with Expiration -1 (it fails if the
 // item changed after the Get). lockvet reports a gomemcache Get/compare/Delete without a
 // fix, because that rewrite returns errors (ErrCASConflict) Delete never did.

@@ -241,7 +241,9 @@ func (c *checker) reportTokens(ix *useIndex, reported map[*redisops.Op]bool) {
 			continue
 		}
 		sc := lua.Classify(s.ScriptSrc)
-		if sc.TokenArg == 0 || sc.TokenArg > len(s.Args) {
+		if sc.TokenArg == 0 || sc.TokenArg > len(s.Args) || sc.Prefix {
+			// A prefix compare (lua.UnlockPrefixSrc) names the owner
+			// process on purpose: its argument is no token.
 			continue
 		}
 		tok := s.Args[sc.TokenArg-1]

@@ -12,7 +12,6 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 )
 
@@ -106,21 +105,21 @@ func (g goRedis) releases(pass *analysis.Pass, o *Op, tok string, opts ReleaseOp
 	if file == nil || recvT == nil {
 		return nil
 	}
-	w := releaseWriter{pass: pass, o: o, fn: fn, file: file, recvT: recvT, token: tok}
+	w := releaseWriter{pass: pass, o: o, fn: fn, file: file, recvT: recvT, token: tok, spec: unlockSpec(opts)}
 	if takesContext(fn) {
 		w.ctx = fixes.Text(pass.Fset, o.Call.Args[0]) + ", "
 	}
 	w.key = fixes.Text(pass.Fset, o.Keys[0])
 	w.recv = fixes.Text(pass.Fset, o.Recv)
 	var out []Release
-	if opts.DelEx {
+	if opts.DelEx && !opts.Prefix {
 		if edits, ok := w.delEx(); ok {
 			out = append(out, Release{Kind: ReleaseDelEx, Edits: edits})
 		}
 	}
 	if edits, ok := w.script(g); ok {
 		out = append(out, Release{Kind: ReleaseScript, Edits: edits})
-	} else if edits, ok := w.eval(); ok && !w.clientNamed() {
+	} else if edits, ok := w.eval(); ok && !opts.Prefix && !w.clientNamed() {
 		out = append(out, Release{Kind: ReleaseScript, Edits: edits})
 	}
 	return out
@@ -183,6 +182,7 @@ type releaseWriter struct {
 	recvT types.Type
 	// source text: "ctx, " or "", the key, the receiver, the token
 	ctx, key, recv, token string
+	spec                  unlockScriptSpec // the script a script release runs
 }
 
 // delEx rewrites Del(ctx, key) into
@@ -273,7 +273,7 @@ func (w *releaseWriter) batchUnread() bool {
 // planned once per package (unlockPlan) and shared by every fix.
 func (w *releaseWriter) unlockVar(g goRedis, ctor *types.Func) (string, *analysis.TextEdit, bool) {
 	inTest := isTestFile(w.pass, w.file)
-	p := shared(w.o.res, unlockKey{ctor, inTest}, func() any { return planUnlock(w.pass, w.o.res, g, ctor, inTest) }).(*unlockPlan)
+	p := shared(w.o.res, unlockKey{ctor, inTest, w.spec.name}, func() any { return planUnlock(w.pass, w.o.res, g, ctor, inTest, w.spec) }).(*unlockPlan)
 	if !p.ok {
 		return "", nil, false
 	}
@@ -291,6 +291,7 @@ func (w *releaseWriter) unlockVar(g goRedis, ctor *types.Func) (string, *analysi
 type unlockKey struct {
 	ctor   *types.Func
 	inTest bool
+	name   string // the spec's base name: one plan per script
 }
 
 // unlockPlan is the package's compare-and-delete script variable for one
@@ -302,7 +303,7 @@ type unlockPlan struct {
 	ok       bool
 }
 
-func planUnlock(pass *analysis.Pass, res *Result, g goRedis, ctor *types.Func, inTest bool) *unlockPlan {
+func planUnlock(pass *analysis.Pass, res *Result, g goRedis, ctor *types.Func, inTest bool, spec unlockScriptSpec) *unlockPlan {
 	info := pass.TypesInfo
 	scan := scanOf(pass, res)
 	for _, v := range scan.vars[ctor.Pkg().Path()] {
@@ -313,7 +314,7 @@ func planUnlock(pass *analysis.Pass, res *Result, g goRedis, ctor *types.Func, i
 		if !ok {
 			continue
 		}
-		if s := scriptText(pass, res, src); s != nil && unlockLike(*s) {
+		if s := scriptText(pass, res, src); s != nil && spec.like(*s) {
 			return &unlockPlan{name: v.id.Name, existing: info.Defs[v.id], ok: true}
 		}
 	}
@@ -348,7 +349,7 @@ func planUnlock(pass *analysis.Pass, res *Result, g goRedis, ctor *types.Func, i
 	// same one; where a local declaration shadows it, there is no fix.
 	// A package that uses several client packages gets one variable per
 	// client: unlockScriptV8, unlockScriptV9, ….
-	base := "unlockScript"
+	base := spec.name
 	if scriptClients(pass, scan.byName, inTest) > 1 {
 		fam := goRedisPaths[ctor.Pkg().Path()]
 		fam = fam[strings.LastIndex(fam, "/")+1:]
@@ -358,7 +359,7 @@ func planUnlock(pass *analysis.Pass, res *Result, g goRedis, ctor *types.Func, i
 	for i := 2; scan.taken(pass, name); i++ {
 		name = base + strconv.Itoa(i)
 	}
-	text := fmt.Sprintf("\n\n// %s deletes a lock only while it still holds the token it was\n// acquired with (KEYS[1] the lock key, ARGV[1] the token).\nvar %s = %s.%s(`%s`)",
-		name, name, pkgName, ctor.Name(), lua.UnlockSrc)
+	doc := "// " + strings.ReplaceAll(name+strings.TrimPrefix(spec.doc, spec.name), "\n", "\n// ")
+	text := fmt.Sprintf("\n\n%s\nvar %s = %s.%s(`%s`)", doc, name, pkgName, ctor.Name(), spec.src)
 	return &unlockPlan{name: name, edit: &analysis.TextEdit{Pos: after.End(), End: after.End(), NewText: []byte(text)}, ok: true}
 }

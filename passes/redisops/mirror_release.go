@@ -27,7 +27,10 @@ import (
 // is queued in a batch, or when the delete's reply is used in a way the
 // Eval's cannot stand in for.
 
-func (t *mirrorType) releases(pass *analysis.Pass, o *Op, tok string, _ ReleaseOptions) []Release {
+func (t *mirrorType) releases(pass *analysis.Pass, o *Op, tok string, opts ReleaseOptions) []Release {
+	if opts.Prefix {
+		return nil // its Eval runs the exact compare-and-delete only
+	}
 	edits, why := t.release(pass, o, tok)
 	if why != "" {
 		return nil

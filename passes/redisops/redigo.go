@@ -13,7 +13,6 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
@@ -749,14 +748,15 @@ func (redigo) releases(pass *analysis.Pass, o *Op, tok string, opts ReleaseOptio
 		return nil
 	}
 	var out []Release
-	if opts.DelEx {
+	if opts.DelEx && !opts.Prefix {
 		out = append(out, Release{Kind: ReleaseDelEx, Edits: []analysis.TextEdit{
 			fixes.Replace(rc.cmd, `"DELEX"`),
 			{Pos: rc.args[0].End(), End: rc.args[0].End(), NewText: []byte(`, "IFEQ", ` + tok)},
 		}})
 	}
+	spec := unlockSpec(opts)
 	plan := func(pkg *types.Package) (string, []analysis.TextEdit, bool) {
-		return NewScriptVars(pass, o.res).varArgs(o.Call.Pos(), pkg, "NewScript", redigo{}.scriptCtorArgs(), "unlockScript", unlockDoc, lua.UnlockSrc, unlockLike)
+		return NewScriptVars(pass, o.res).varArgs(o.Call.Pos(), pkg, "NewScript", redigo{}.scriptCtorArgs(), spec.name, spec.doc, spec.src, spec.like)
 	}
 	if edits, ok := redigoRun(pass, o, rc, plan, []string{fixes.Text(pass.Fset, rc.args[0])}, []string{tok}); ok {
 		out = append(out, Release{Kind: ReleaseScript, Edits: edits})

@@ -44,7 +44,34 @@ type ReleaseOptions struct {
 	// DelEx also offers ReleaseDelEx when the client in use has the
 	// command. The caller decides whether the server is new enough.
 	DelEx bool
+	// Prefix: the token is a prefix of the lock's value (the owner is a
+	// process that writes values starting with it), and the release
+	// deletes only while the value starts with it (lua.UnlockPrefixSrc,
+	// in a script variable of its own). No DELEX: it compares whole
+	// values.
+	Prefix bool
 }
+
+// unlockScriptSpec is the script variable a release of opts runs: its
+// base name, its doc comment, its source, and how an equivalent existing
+// script is recognized.
+type unlockScriptSpec struct {
+	name, doc, src string
+	like           func(string) bool
+}
+
+// unlockSpec is the script spec of a release made with opts.
+func unlockSpec(opts ReleaseOptions) unlockScriptSpec {
+	if opts.Prefix {
+		return unlockScriptSpec{"unlockPrefixScript", unlockPrefixDoc, lua.UnlockPrefixSrc, unlockPrefixLike}
+	}
+	return unlockScriptSpec{"unlockScript", unlockDoc, lua.UnlockSrc, unlockLike}
+}
+
+// unlockPrefixDoc is the comment on a prefix release script variable a
+// fix declares.
+const unlockPrefixDoc = `unlockPrefixScript deletes a lock only while its value still starts with
+the owner's prefix (KEYS[1] the lock key, ARGV[1] the prefix).`
 
 // Releases returns the rewrites of the delete o into an owner-checked
 // release of its one key, comparing the key's value with token (source
@@ -130,7 +157,14 @@ var secondKeyOrArg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCo
 // nothing else.
 func unlockLike(src string) bool {
 	s := lua.Classify(src)
-	return s.Kind == lua.CompareAndDelete && s.TokenArg == 1 && !secondKeyOrArg().MatchString(src)
+	return s.Kind == lua.CompareAndDelete && s.TokenArg == 1 && !s.Prefix && !secondKeyOrArg().MatchString(src)
+}
+
+// unlockPrefixLike: a delete of KEYS[1] while its value starts with
+// ARGV[1], taking nothing else.
+func unlockPrefixLike(src string) bool {
+	s := lua.Classify(src)
+	return s.Kind == lua.CompareAndDelete && s.TokenArg == 1 && s.Prefix && !secondKeyOrArg().MatchString(src)
 }
 
 // methodOf looks up a method of t (or *t) by name.

@@ -11,7 +11,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/lockvet/lockvet/internal/lua"
 	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
@@ -673,11 +672,6 @@ func (r rueidisClient) reply(info *types.Info, o *Op) (ast.Expr, *types.Var) {
 
 // --- owner-checked release and renewal ---
 
-// rueidisUnlockDoc is the comment on a release script variable a fix
-// declares.
-const rueidisUnlockDoc = `unlockScript deletes a lock only while it still holds the token it was
-acquired with (KEYS[1] the lock key, ARGV[1] the token).`
-
 // releases rewrites a DEL of one key sent by Do, written in the call:
 // into DELEX key IFEQ token (Redis ≥ 8.4), and into a run of the
 // compare-and-delete script on the same client (a rueidis.Client: Lua
@@ -694,12 +688,13 @@ func (r rueidisClient) releases(pass *analysis.Pass, o *Op, tok string, opts Rel
 	}
 	key := fixes.Text(pass.Fset, o.Keys[0])
 	var out []Release
-	if opts.DelEx && methodOf(pass.TypesInfo.TypeOf(c.root), nil, "Delex") != nil {
+	if opts.DelEx && !opts.Prefix && methodOf(pass.TypesInfo.TypeOf(c.root), nil, "Delex") != nil {
 		text := fmt.Sprintf("%s.Delex().Key(%s).Ifeq(%s).Build()", fixes.Text(pass.Fset, c.root), key, tok)
 		out = append(out, Release{Kind: ReleaseDelEx, Edits: []analysis.TextEdit{fixes.Replace(c.end, text)}})
 	}
 	vars := NewScriptVars(pass, o.res)
-	if v, decl, ok := vars.Var(o.Call.Pos(), fn.Pkg(), "NewLuaScript", "unlockScript", rueidisUnlockDoc, lua.UnlockSrc, unlockLike); ok {
+	spec := unlockSpec(opts)
+	if v, decl, ok := vars.Var(o.Call.Pos(), fn.Pkg(), "NewLuaScript", spec.name, spec.doc, spec.src, spec.like); ok {
 		if run, ok := r.runScript(pass, o, v, []string{key}, []string{tok}); ok {
 			out = append(out, Release{Kind: ReleaseScript, Edits: append(decl, run...)})
 		}

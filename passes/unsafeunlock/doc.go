@@ -57,7 +57,10 @@
 // When the release is in a helper that has no token at hand, the message
 // names it: have the acquire (or its helper) return the token it set, pass
 // it to the release helper, and delete there only while the key still holds
-// it. A DEL of a pattern releases nothing: find the keys with SCAN MATCH and
+// it. A DEL retried in a loop after one owner check, with no token of the acquire
+// at hand, compares in the script with what that check compared with (the
+// prefix script when the check was by prefix, strings.HasPrefix). A DEL of a
+// pattern releases nothing: find the keys with SCAN MATCH and
 // release each one with an owner check. An overwrite (a plain SET) also lets
 // a third process take the lock while the second still works.
 //

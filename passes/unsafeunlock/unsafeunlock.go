@@ -64,7 +64,10 @@ package unsafeunlock
 // a constant value there is no owner to compare and the message points to
 // LV204. A value that is no string (time.Now(), a number) and is not at
 // hand gets LV204's token fix; a string value not at hand may be the
-// caller's token, and is left with a hint.
+// caller's token, and is left with a hint. A retried delete whose token is
+// not at hand compares with what the owner check before the loop compared
+// with (guard.OwnerCompare, a prefix included), when that is in scope and
+// unchanged.
 
 import (
 	"fmt"
@@ -144,7 +147,10 @@ fix, because that rewrite returns errors (ErrCASConflict) Delete never did.
 When the release is in a helper that has no token at hand, the message
 names it: have the acquire (or its helper) return the token it set, pass
 it to the release helper, and delete there only while the key still holds
-it. A DEL of a pattern releases nothing: find the keys with SCAN MATCH and
+it. A DEL retried in a loop after one owner check, with no token of the acquire
+at hand, compares in the script with what that check compared with (the
+prefix script when the check was by prefix, strings.HasPrefix). A DEL of a
+pattern releases nothing: find the keys with SCAN MATCH and
 release each one with an owner check. An overwrite (a plain SET) also lets
 a third process take the lock while the second still works.`,
 	Bad: `if ok, _ := rdb.SetNX(ctx, key, token, ttl).Result(); !ok {
@@ -180,6 +186,7 @@ const foreverWhy = "once the lock has its TTL (LV103), it can delete another hol
 const (
 	fixScript = "Delete only while the key holds the lock's token (compare-and-delete script)"
 	fixDelEx  = "Delete only while the key holds the lock's token (DELEX IFEQ, Redis 8.4+)"
+	fixPrefix = "Delete only while the key's value starts with the owner's prefix (script)"
 )
 
 func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *report.Reporter) {
@@ -362,11 +369,23 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 	}
 	if !constValue {
 		tok, atHand := tokenAt(pass, res, lk, d, key)
+		prefix := false
+		if !atHand && retried {
+			// The compare made once before the retries names the
+			// owner: each retry compares with it, in one step.
+			if c := guard.OwnerCompare(pass.TypesInfo, d); c != nil && fixes.InScopeAt(pass.TypesInfo, pass.Pkg, c.Token, d.Call.Pos()) &&
+				!assignedIn(pass.TypesInfo, d.Func.Body, c.Token, c.Get.Call.End(), d.Call.Pos()) {
+				tok, atHand, prefix = fixes.Text(pass.Fset, c.Token), true, c.Prefix
+			}
+		}
 		if atHand {
-			for _, rel := range d.Releases(pass, tok, redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4)}) {
+			for _, rel := range d.Releases(pass, tok, redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4), Prefix: prefix}) {
 				m := fixScript
-				if rel.Kind == redisops.ReleaseDelEx {
+				switch {
+				case rel.Kind == redisops.ReleaseDelEx:
 					m = fixDelEx
+				case prefix:
+					m = fixPrefix
 				}
 				diag.SuggestedFixes = append(diag.SuggestedFixes, analysis.SuggestedFix{Message: m, TextEdits: rel.Edits})
 			}
@@ -734,6 +753,21 @@ func chain(info *types.Info, e ast.Expr) (*ast.Ident, []*ast.Ident, bool) {
 			return nil, nil, false
 		}
 	}
+}
+
+// assignedIn reports whether a variable e reads is assigned in body
+// between from and to.
+func assignedIn(info *types.Info, body ast.Node, e ast.Expr, from, to token.Pos) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := info.Uses[id].(*types.Var); ok && astx.AssignedBetween(info, body, v, from, to) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // fieldAssigned reports whether one of the fields in path is assigned in

@@ -195,6 +195,11 @@ type Compare struct {
 	Token ast.Expr // what it is compared with
 	// Inline is set when Value is the GET call's reply read in place.
 	Inline bool
+	// Prefix is set when the compare tests that Value starts with Token
+	// (strings.HasPrefix, directly or in a predicate of the package):
+	// the owner is whoever writes values that start so, a process. Token
+	// is then valid source at the delete.
+	Prefix bool
 }
 
 // OwnerCompare finds the GET-compare that guards the delete del, or nil.
@@ -305,6 +310,9 @@ func ownerCompare(info *types.Info, f *redisops.Func, cur inspector.Cursor, pos 
 			facts = allFacts(info, cur, f.Node, g.Call.Pos(), true)
 		}
 		for _, ft := range facts {
+			if x, p, ok := prefixCheck(info, cur, ft, pos); ok && isValue(x) && !isValue(p) {
+				return &Compare{Get: g, Fact: ft, Value: ast.Unparen(x), Token: p, Inline: inline != nil, Prefix: true}
+			}
 			var x, y ast.Expr
 			b, ok := ft.Cond.(*ast.BinaryExpr)
 			switch {
@@ -324,6 +332,102 @@ func ownerCompare(info *types.Info, f *redisops.Func, cur inspector.Cursor, pos 
 		}
 	}
 	return nil
+}
+
+// prefixCheck reads the fact ft (known at pos) as a test that a value
+// starts with a prefix that is no constant: strings.HasPrefix(v, p) known
+// true, or a call f(v) known true of a function declared in the same file
+// whose body is only `return strings.HasPrefix(param, p)`, p built from
+// names of the package alone (a host name and process id kept in
+// package variables), each of which means the same at pos. It returns v
+// and p.
+func prefixCheck(info *types.Info, cur inspector.Cursor, ft Fact, pos token.Pos) (ast.Expr, ast.Expr, bool) {
+	call, ok := ast.Unparen(ft.Cond).(*ast.CallExpr)
+	if !ok || !ft.True {
+		return nil, nil, false
+	}
+	if v, p, ok := hasPrefix(info, call); ok {
+		return v, p, true
+	}
+	fn := typeutil.StaticCallee(info, call)
+	if fn == nil || len(call.Args) != 1 || fn.Pkg() == nil || fn.Signature().Recv() != nil {
+		return nil, nil, false
+	}
+	// The declaration, in the file of the call.
+	var decl *ast.FuncDecl
+	for c := range cur.Enclosing((*ast.File)(nil)) {
+		for _, d := range c.Node().(*ast.File).Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Pos() == fn.Pos() {
+				decl = fd
+			}
+		}
+	}
+	if decl == nil || decl.Body == nil || len(decl.Body.List) != 1 || decl.Type.Params.NumFields() != 1 {
+		return nil, nil, false
+	}
+	ret, ok := decl.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return nil, nil, false
+	}
+	inner, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
+	if !ok {
+		return nil, nil, false
+	}
+	v, p, ok := hasPrefix(info, inner)
+	params := decl.Type.Params.List[0].Names
+	if !ok || len(params) != 1 || info.Uses[astx.IdentOf(v)] != info.Defs[params[0]] || info.Defs[params[0]] == nil ||
+		!resolvesAt(info, fn.Pkg().Scope(), p, pos) {
+		return nil, nil, false
+	}
+	return call.Args[0], p, true
+}
+
+// hasPrefix reads call as strings.HasPrefix(v, p) with p no constant.
+func hasPrefix(info *types.Info, call *ast.CallExpr) (ast.Expr, ast.Expr, bool) {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "strings" || fn.Name() != "HasPrefix" || len(call.Args) != 2 {
+		return nil, nil, false
+	}
+	if tv, ok := info.Types[call.Args[1]]; !ok || tv.Value != nil {
+		return nil, nil, false // a constant prefix is every holder's
+	}
+	return call.Args[0], call.Args[1], true
+}
+
+// resolvesAt reports whether every name e uses is one of the package's
+// (or a package it imports, or the universe's), and means the same at
+// pos: e can be written there.
+func resolvesAt(info *types.Info, pkg *types.Scope, e ast.Expr, pos token.Pos) bool {
+	at := pkg.Innermost(pos)
+	if at == nil {
+		return false
+	}
+	ok := true
+	var walk func(n ast.Node) bool
+	walk = func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			ast.Inspect(n.X, walk) // the selected name is looked up in X
+			return false
+		case *ast.FuncLit:
+			ok = false
+		case *ast.Ident:
+			obj := info.Uses[n]
+			if obj == nil {
+				ok = false
+				return false
+			}
+			if _, found := at.LookupParent(n.Name, pos); found != obj {
+				ok = false
+			}
+		}
+		return ok
+	}
+	ast.Inspect(e, walk)
+	return ok
 }
 
 // keyForms are the forms of del's keys.
