@@ -92,6 +92,7 @@ func (l *Loaded) Analyze(dir string, analyzers []*analysis.Analyzer) (*findings.
 		rule, msg string
 	}
 	seen := map[key]bool{}
+	module := l.module()
 	for _, act := range graph.Roots {
 		if act.Err != nil {
 			msg := act.Err.Error()
@@ -110,7 +111,7 @@ func (l *Loaded) Analyze(dir string, analyzers []*analysis.Analyzer) (*findings.
 		}
 		fset := act.Package.Fset
 		for _, d := range act.Diagnostics {
-			f := &findings.Finding{Pkg: act.Package, Analyzer: act.Analyzer, Diag: d, Posn: fset.Position(d.Pos), Module: l.Roots}
+			f := &findings.Finding{Pkg: act.Package, Analyzer: act.Analyzer, Diag: d, Posn: fset.Position(d.Pos), Module: module}
 			k := key{f.Posn, fset.Position(d.End), f.Rule(), d.Message}
 			if seen[k] {
 				continue

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/packages"
 
@@ -39,6 +40,22 @@ type Loaded struct {
 	// patterns' packages for the lock helpers they hold; they are analyzed
 	// for their facts and not reported on.
 	Extra int
+
+	// rest are the module's packages that SetModule's view loaded when a
+	// fix asked (not analyzed: a fix may edit their files).
+	restMu sync.Mutex
+	rest   []*packages.Package
+}
+
+// module is the packages a fix may edit: the roots, and the rest of the
+// module when a fix had it loaded.
+func (l *Loaded) module() []*packages.Package {
+	l.restMu.Lock()
+	defer l.restMu.Unlock()
+	if len(l.rest) == 0 {
+		return l.Roots
+	}
+	return slices.Concat(l.Roots, l.rest)
 }
 
 // Load loads patterns in dir. lock tells the packages whose calls can be

@@ -10,18 +10,20 @@ import (
 // Module is a host's view of the whole main module, for the fixes that
 // change a function's signature and so must edit its callers in other
 // packages too (a Lock that returns a token, an Unlock that takes it). A
-// host that loads every package of the module in one process (the lockvet
-// command) fills it in after loading and before analysis; under hosts
-// that see one package at a time (go vet, gopls, golangci-lint) the
-// Config has none, and such fixes are offered only where no other package
-// can call the function.
+// host that loads packages of the module in one process (the lockvet
+// command) fills it in after loading and before analysis, with the
+// packages it loaded and a way to load the rest when a fix first asks;
+// under hosts that see one package at a time (go vet, gopls,
+// golangci-lint) the Config has none, and such fixes are offered only
+// where no other package can call the function.
 type Module struct {
 	mu       sync.Mutex
 	pkgs     []ModulePackage
-	complete func() (bool, error)
+	complete func() ([]ModulePackage, bool, error)
 	once     sync.Once
 	done     bool
 	err      error
+	noTests  bool
 }
 
 // ModulePackage is one loaded, type-checked package of the module.
@@ -30,21 +32,49 @@ type ModulePackage struct {
 	Types *types.Package
 	Info  *types.Info
 	Files []*ast.File
+	// Broken: the package does not type-check (its test files, as a
+	// rule); its Info is not to be trusted, only its syntax.
+	Broken bool
 }
 
-// Set records the loaded packages; complete reports (when first asked)
-// whether they are every package of the main module, test files
-// included, or the error that kept it from knowing (the go command
-// failed to list the module's packages).
-func (m *Module) Set(pkgs []ModulePackage, complete func() (bool, error)) {
+// Set records the loaded packages. complete, called when a fix first
+// asks, returns the module's packages (or their test files) that pkgs
+// lack, loaded into pkgs' FileSet, and whether pkgs and those are then
+// every package of the main module, test files included; or the error
+// that kept it from knowing (the go command failed to list or load the
+// module's packages).
+func (m *Module) Set(pkgs []ModulePackage, complete func() ([]ModulePackage, bool, error)) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.pkgs, m.complete = pkgs, complete
 	m.once, m.done, m.err = sync.Once{}, false, nil
 }
 
+// LeaveTestsOut records that the host loaded the packages without their
+// test files (lockvet -test=false): a package's own tests may then call
+// even its unexported functions, and Packages loads them when asked.
+func (m *Module) LeaveTestsOut(out bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.noTests = out
+}
+
+// TestsLeftOut reports what LeaveTestsOut recorded; false for a nil
+// Module.
+func (m *Module) TestsLeftOut() bool {
+	if m == nil {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.noTests
+}
+
 // Packages returns the loaded packages, and whether they are the whole
-// module: only then can a caller be ruled out. A nil Module has none.
+// module: only then can a caller be ruled out. The first call loads the
+// rest of the module, when the host can. A package may appear twice:
+// loaded without its test files, then with only those (the same import
+// path, other objects). A nil Module has none.
 func (m *Module) Packages() ([]ModulePackage, bool) {
 	if m == nil {
 		return nil, false
@@ -54,7 +84,13 @@ func (m *Module) Packages() ([]ModulePackage, bool) {
 	if m.complete == nil {
 		return m.pkgs, false
 	}
-	m.once.Do(func() { m.done, m.err = m.complete() })
+	m.once.Do(func() {
+		var more []ModulePackage
+		more, m.done, m.err = m.complete()
+		if m.done {
+			m.pkgs = append(m.pkgs[:len(m.pkgs):len(m.pkgs)], more...)
+		}
+	})
 	return m.pkgs, m.done
 }
 

@@ -45,9 +45,12 @@
 // token of its Lock call and passes it to its Unlock call (an Unlock whose
 // compare-and-delete script compares with the constant compares with the
 // token instead): in the package,
-// and for an exported pair in the module's other packages when lockvet
-// loads them all (lockvet -fix ./...; go vet sees one package, so there
-// is no fix). There is no fix when a call cannot be rewritten so (Lock's
+// and for an exported pair in the module's other packages and their test
+// files, which the lockvet command loads when the fix first needs them,
+// even when the command named only some packages (go vet sees one
+// package, so there is no fix); the fix's message then says that it
+// changes the exported signatures. At a caller of such helpers in another
+// package, the message says which helpers must make and take the token. There is no fix when a call cannot be rewritten so (Lock's
 // result passed on, Unlock called where no Lock token is in scope, or on
 // another receiver), when the pair implements an interface, or when code
 // reads the

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -39,9 +40,11 @@ import (
 // There is no fix when a call cannot be rewritten mechanically: Lock's
 // result passed on, Unlock called where no Lock token is in scope, a
 // function value, or a pair that implements an interface (its other
-// implementations would not match). Callers in other packages are edited
-// when the host gives the whole module (Module); otherwise an exported
-// pair gets no fix.
+// implementations would not match). Callers in other packages (and the
+// package's own tests, when the host left them out) are edited when the
+// host gives the whole module (Module: the lockvet command loads what it
+// had not when first asked); otherwise an exported pair gets no fix. A
+// fix that changes an exported signature says so in its message.
 
 // pair is what the fix changes: the two declarations and their objects.
 type pair struct {
@@ -178,33 +181,14 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 		}
 	}
 	// An exported pair can be called from the module's other packages:
-	// their calls are edited too, when the host has loaded them all.
-	var others []lvconfig.ModulePackage
-	for _, fn := range []*types.Func{lfn, ufn} {
-		if !fn.Exported() {
-			continue
-		}
-		pkgs, complete := mod.Packages()
-		if !complete {
-			return no(fn.Name() + " is exported and not every caller is loaded")
-		}
-		others = nil
-		for _, mp := range pkgs {
-			if mp.Types == nil || mp.Types.Path() == pass.Pkg.Path() || mp.Fset != pass.Fset {
-				continue
-			}
-			imp := importOf(mp.Types, pass.Pkg.Path())
-			if imp == nil {
-				continue
-			}
-			for _, f := range []*types.Func{lfn, ufn} {
-				if i := implementedIn(mp.Types, imp, f); i != "" {
-					return no(fmt.Sprintf("%s implements %s", f.Name(), i))
-				}
-			}
-			others = append(others, mp)
-		}
-		break
+	// their calls are edited too, when the host has loaded them all (the
+	// lockvet command loads the rest of the module when first asked).
+	// Without its test files loaded (-test=false), the package's own
+	// tests may call even an unexported pair: the module view, when
+	// there is one, has them too.
+	others, why := pairCallers(pass, mod, lfn, ufn)
+	if why != "" {
+		return no(why)
 	}
 
 	// Lock's results.
@@ -267,7 +251,10 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 		ou := &unit{fset: mp.Fset, info: mp.Info, pkg: mp.Types, files: mp.Files, read: os.ReadFile}
 		before := len(p.edits)
 		match := func(o types.Object) (lock, unlock bool) { return sameFunc(o, lfn), sameFunc(o, ufn) }
-		p.qual = mp.Types.Name() + "."
+		p.qual = ""
+		if mp.Types.Path() != pass.Pkg.Path() {
+			p.qual = mp.Types.Name() + "."
+		}
 		if why := p.callerEdits(ou, match); why != "" {
 			return no(why)
 		}
@@ -281,10 +268,147 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 	if !ok {
 		return no("the edits overlap")
 	}
+	msg := fmt.Sprintf("Acquire with a random token that %s returns and %s takes, and release only while the key holds it", lname, uname)
+	var api []string
+	for _, fn := range []*types.Func{lfn, ufn} {
+		if exportedAPI(fn) {
+			api = append(api, fn.Name()+"'s")
+		}
+	}
+	switch len(api) {
+	case 1:
+		msg += "; changes the exported " + strings.TrimSuffix(api[0], "'s") + "'s signature"
+	case 2:
+		msg += fmt.Sprintf("; changes the signatures of the exported %s and %s", lname, uname)
+	}
 	return &Plan{OK: true, Fix: analysis.SuggestedFix{
-		Message:   fmt.Sprintf("Acquire with a random token that %s returns and %s takes, and release only while the key holds it", lname, uname),
+		Message:   msg,
 		TextEdits: edits,
 	}}
+}
+
+// pairCallers are the module's packages, other than the pass's, whose
+// calls of Lock (lfn) and Unlock (ufn) the fix must edit too: those that
+// import the pair's package, when the pair is exported, and the
+// package's own test files when the host left them out and the pass has
+// none (loaded apart, as another package of the same path). why says why there is no fix:
+// an exported pair whose callers are not all known, or that implements
+// an interface of a caller.
+func pairCallers(pass *analysis.Pass, mod *lvconfig.Module, lfn, ufn *types.Func) (others []lvconfig.ModulePackage, why string) {
+	exported := lfn.Exported() || ufn.Exported()
+	if !exported && (!mod.TestsLeftOut() || hasTests(pass)) {
+		return nil, ""
+	}
+	pkgs, complete := mod.Packages()
+	if !complete {
+		if !exported {
+			return nil, ""
+		}
+		name := lfn.Name()
+		if !lfn.Exported() {
+			name = ufn.Name()
+		}
+		return nil, name + " is exported and not every caller is loaded"
+	}
+	own := map[string]bool{}
+	for _, f := range pass.Files {
+		own[pass.Fset.File(f.Pos()).Name()] = true
+	}
+	for _, mp := range pkgs {
+		if mp.Types == nil || mp.Types == pass.Pkg || mp.Fset != pass.Fset {
+			continue
+		}
+		if mp.Broken {
+			// Its types are not to be trusted: a file that may call the
+			// pair (it imports the package, or is of the package) and
+			// names Lock or Unlock leaves the fix out.
+			if f := namesPair(pass, mp, lfn, ufn, exported); f != "" {
+				return nil, fmt.Sprintf("%s may call %s and does not compile", f, lfn.Name())
+			}
+			continue
+		}
+		if mp.Types.Path() == pass.Pkg.Path() {
+			// The package's test files, loaded apart from it.
+			var files []*ast.File
+			for _, f := range mp.Files {
+				if !own[mp.Fset.File(f.Pos()).Name()] {
+					files = append(files, f)
+				}
+			}
+			if len(files) > 0 {
+				mp.Files = files
+				others = append(others, mp)
+			}
+			continue
+		}
+		if !exported {
+			continue
+		}
+		imp := importOf(mp.Types, pass.Pkg.Path())
+		if imp == nil {
+			continue
+		}
+		for _, f := range []*types.Func{lfn, ufn} {
+			if i := implementedIn(mp.Types, imp, f); i != "" {
+				return nil, fmt.Sprintf("%s implements %s", f.Name(), i)
+			}
+		}
+		others = append(others, mp)
+	}
+	return others, ""
+}
+
+// namesPair is the base name of a file of the broken package mp that
+// can call the pair and names Lock or Unlock, or "".
+func namesPair(pass *analysis.Pass, mp lvconfig.ModulePackage, lfn, ufn *types.Func, exported bool) string {
+	own := mp.Types != nil && mp.Types.Path() == pass.Pkg.Path()
+	for _, f := range mp.Files {
+		can := own || f.Name.Name == pass.Pkg.Name() && strings.HasSuffix(mp.Fset.File(f.Pos()).Name(), "_test.go")
+		if !can && exported {
+			for _, imp := range f.Imports {
+				if strings.Trim(imp.Path.Value, "`\"") == pass.Pkg.Path() {
+					can = true
+				}
+			}
+		}
+		if !can {
+			continue
+		}
+		named := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && (id.Name == lfn.Name() || id.Name == ufn.Name()) {
+				named = true
+			}
+			return !named
+		})
+		if named {
+			return filepath.Base(mp.Fset.File(f.Pos()).Name())
+		}
+	}
+	return ""
+}
+
+// hasTests reports whether the pass has test files of its package.
+func hasTests(pass *analysis.Pass) bool {
+	for _, f := range pass.Files {
+		if strings.HasSuffix(pass.Fset.File(f.Pos()).Name(), "_test.go") {
+			return true
+		}
+	}
+	return false
+}
+
+// exportedAPI reports whether fn is part of its package's exported API:
+// an exported function, or an exported method of an exported type, of a
+// package other than main.
+func exportedAPI(fn *types.Func) bool {
+	if !fn.Exported() || fn.Pkg() == nil || fn.Pkg().Name() == "main" {
+		return false
+	}
+	if r := redisops.RecvType(fn); r != nil {
+		return r.Exported()
+	}
+	return fn.Signature().Recv() == nil
 }
 
 // constTokenArg is the token argument of the owner-checked script s

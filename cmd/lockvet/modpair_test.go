@@ -1,0 +1,84 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lockvet/lockvet/internal/clitest"
+	"github.com/lockvet/lockvet/internal/driver"
+)
+
+// TestFixPairOnlyItsPackage: an exported Lock/Unlock pair (testdata/modpair:
+// the pair in pairpkg, its callers in billing and in worker's test file),
+// with only the pair's package named. The fix loads the rest of the
+// module when it asks for the callers (with their test files, also under
+// -test=false), and edits them: every file changes, the module builds
+// and vets, and lockvet reports nothing afterwards.
+func TestFixPairOnlyItsPackage(t *testing.T) {
+	t.Parallel()
+	files := []string{"pairpkg/lock.go", "billing/billing.go", "worker/worker_test.go"}
+	for _, flags := range [][]string{nil, {"-test=false"}} {
+		dir := clitest.CopyTree(t, filepath.Join("testdata", "modpair"))
+		before := clitest.Snapshot(t, dir)
+		args := append(append([]string{}, flags...), "-json", "./pairpkg")
+		_, diags := clitest.ParseJSON(t, dir, lockvet(t, dir, args...).Stdout)
+		if len(diags) != 2 {
+			t.Fatalf("%v: %d findings, want 2 (LV204, LV201)", flags, len(diags))
+		}
+		for _, d := range diags {
+			if len(d.SuggestedFixes) != 1 {
+				t.Fatalf("%v: %s %s: no fix: %s", flags, d.Posn, d.Category, d.Message)
+			}
+			if m := d.SuggestedFixes[0].Message; !strings.HasSuffix(m, "; changes the signatures of the exported Lock and Unlock") {
+				t.Errorf("%v: fix message %q does not say it changes the exported API", flags, m)
+			}
+		}
+		args = append(append([]string{}, flags...), "-fix", "./pairpkg")
+		lockvet(t, dir, args...).WantCode(t, driver.ExitClean)
+		for _, f := range files {
+			b, err := os.ReadFile(filepath.Join(dir, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(b) == before[f] {
+				t.Errorf("%v: -fix ./pairpkg left %s unchanged", flags, f)
+			}
+		}
+		for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
+			if out := command(t, dir, "go", args...); out.Code != 0 {
+				t.Fatalf("%v: go %v on the fixed copy: %s%s", flags, args, out.Stdout, out.Stderr)
+			}
+		}
+		lockvet(t, dir, "./...").WantCode(t, driver.ExitClean)
+	}
+}
+
+// TestFixPairBrokenTest: a package whose test files do not compile
+// (billing's) is searched by name only: a file of it that names Lock
+// withholds the fix, and says so; if none does, the fix is as it is.
+func TestFixPairBrokenTest(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		src, why string
+	}{
+		{"package billing\n\nfunc TestBroken() { undefined() }\n", ""},
+		{"package billing\n\nimport \"example.com/modpair/pairpkg\"\n\nvar s pairpkg.Store\n\nfunc TestBroken() { s.Lock(nil, undefined) }\n", "(no fix: broken_test.go may call Lock and does not compile)"},
+	} {
+		dir := clitest.CopyTree(t, filepath.Join("testdata", "modpair"))
+		clitest.WriteFiles(t, dir, map[string]string{"billing/broken_test.go": c.src})
+		_, diags := clitest.ParseJSON(t, dir, lockvet(t, dir, "-test=false", "-json", "./pairpkg").Stdout)
+		if len(diags) != 2 {
+			t.Fatalf("%d findings, want 2 (LV204, LV201)", len(diags))
+		}
+		for _, d := range diags {
+			switch {
+			case c.why == "" && len(d.SuggestedFixes) != 1:
+				t.Errorf("%s %s: no fix with a broken test that does not name Lock: %s", d.Posn, d.Category, d.Message)
+			case c.why != "" && (len(d.SuggestedFixes) != 0 || !strings.HasSuffix(d.Message, c.why)):
+				t.Errorf("%s %s: %d fixes, message %q; want none, ending %q", d.Posn, d.Category, len(d.SuggestedFixes), d.Message, c.why)
+			}
+		}
+	}
+}
