@@ -49,7 +49,9 @@
 // is no token (the time, a number) and that the release cannot read gets
 // the same fix as a constant (LV204): a random token in its place, kept
 // in a variable or, for a Lock/Unlock pair, returned by Lock and taken by
-// Unlock. A lock whose value is a constant cannot be checked: give it a random token
+// Unlock. So does a value that is a part of the lock's own key (SET NX of
+// "lock:"+id with the value id): every holder of the key writes it, so
+// comparing with it checks no owner. A lock whose value is a constant cannot be checked: give it a random token
 // first (LV204). memcached has no scripts: with gomemcache, Get the item, compare its Value
 // with the token, and CompareAndSwap it with Expiration -1 (it fails if the
 // item changed after the Get). lockvet reports a gomemcache Delete without a

@@ -139,7 +139,9 @@ token in place of a constant) and Unlock compares with it. A value that
 is no token (the time, a number) and that the release cannot read gets
 the same fix as a constant (LV204): a random token in its place, kept
 in a variable or, for a Lock/Unlock pair, returned by Lock and taken by
-Unlock. A lock whose value is a constant cannot be checked: give it a random token
+Unlock. So does a value that is a part of the lock's own key (SET NX of
+"lock:"+id with the value id): every holder of the key writes it, so
+comparing with it checks no owner. A lock whose value is a constant cannot be checked: give it a random token
 first (LV204). memcached has no scripts: with gomemcache, Get the item, compare its Value
 with the token, and CompareAndSwap it with Expiration -1 (it fails if the
 item changed after the Get). lockvet reports a gomemcache Delete without a
@@ -306,6 +308,11 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 	if a.Value == nil && a.Via != nil && a.Via.ValueConst != "" {
 		constValue, valueText = true, a.Via.ValueConst
 	}
+	// A value the key is built from (SetNX(prefix+id, id, ttl)): every
+	// holder of the key writes it, so it is no token either, though
+	// each key has its own. Only the acquire's own call is read: through
+	// a helper, the caller's arguments are LV204's.
+	keyPart := !constValue && a.Value != nil && a.Via == nil && a.Func != nil && len(a.Keys) == 1 && a.Func.Scope().PartOf(a.Key(), a.Value)
 	// Through helpers, the message names them and where their Redis
 	// calls are.
 	head := fmt.Sprintf("%s of lock key %s does not check the owner", d.Method, keyText)
@@ -330,6 +337,10 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 	if constValue {
 		if msg == "" {
 			msg = fmt.Sprintf("%s, and every holder writes %s: it can delete another holder's lock (LV204)", head, valueText)
+		}
+	} else if keyPart {
+		if msg == "" {
+			msg = fmt.Sprintf("%s, and every holder writes %s, a part of the key, which tells no holder from another: it can delete another holder's lock", head, valueText)
 		}
 	} else {
 		if msg == "" {
@@ -356,7 +367,7 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 	related = append(related, analysis.RelatedInformation{Pos: a.Call.Pos(), End: a.Call.End(), Message: acquired})
 	diag := analysis.Diagnostic{Pos: d.Call.Pos(), End: d.Call.End(), Message: msg, Related: related}
 	var noFix string // why a constant value gets no token fix
-	if constValue && (lk.Evidence == lockid.SameFunc || lk.Evidence == lockid.Counterpart || lk.Evidence == lockid.SameShape) {
+	if (constValue || keyPart) && (lk.Evidence == lockid.SameFunc || lk.Evidence == lockid.Counterpart || lk.Evidence == lockid.SameShape) {
 		// A token made at the acquire and compared here (threaded
 		// through the helpers' signatures when they are a pair).
 		if p := tokenfix.For(pass, res, a, redisops.ReleaseOptions{DelEx: cfg.RedisAtLeast(8, 4)}, cfg.ModuleView()); p.OK {
@@ -364,10 +375,10 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 		} else {
 			noFix = p.Why
 		}
-	} else if constValue {
+	} else if constValue || keyPart {
 		noFix = "acquire in another function"
 	}
-	if !constValue {
+	if !constValue && !keyPart {
 		tok, atHand := tokenAt(pass, res, lk, d, key)
 		prefix := false
 		if !atHand && retried {

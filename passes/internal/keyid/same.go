@@ -1,6 +1,7 @@
 package keyid
 
 import (
+	"go/ast"
 	"go/types"
 	"slices"
 	"strconv"
@@ -352,4 +353,36 @@ func SameFields(a, b Form) (ra, rb *types.Var, ok bool) {
 		return nil, nil, false
 	}
 	return pa.v, pb.v, true
+}
+
+// PartOf reports whether value, read in s's function, is a variable
+// part of key's value: the key is built from it (prefix + id,
+// fmt.Sprintf("lock:%s", id)), so every holder of the key has it and
+// it tells no holder from another. A value that is the whole key is
+// Same; a constant is no variable part.
+func (s *Scope) PartOf(key, value ast.Expr) bool {
+	vf := s.Of(value).expand(false)
+	if len(vf) != 1 || !vf[0].IsVar() {
+		return false
+	}
+	return hasPart(s, s.Of(key).expand(false), &vf[0], 0)
+}
+
+func hasPart(sc *Scope, parts []Part, v *Part, depth int) bool {
+	for i := range parts {
+		p := &parts[i]
+		if samePart(sc, p, v) {
+			return true
+		}
+		// A pure formatting call of it (fmt.Sprintf, a conversion,
+		// strings.Join): not a key function, whose value may differ.
+		if p.Kind == Call && !p.Builder && depth < MaxLocalDepth {
+			for _, a := range p.Args {
+				if hasPart(sc, a.expand(false), v, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

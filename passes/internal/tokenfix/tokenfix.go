@@ -115,6 +115,14 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 			return no(fmt.Sprintf("%s also uses the value", o.Method))
 		}
 	}
+	for _, d := range dels {
+		if a.Via != nil && d.Via != nil && d.Call.Pos() > a.Call.End() {
+			// Both in helpers (of another package, as a rule): the
+			// token is theirs to make and take; the finding at the
+			// helpers' DEL has the fix, or says why not.
+			return no(fmt.Sprintf("the token must be made in %s (%s) and taken by %s", a.Via.Name, a.Via.Where, d.Via.Name))
+		}
+	}
 	if len(dels) == 0 {
 		p := buildPair(pass, res, a, opts, mod, file, value)
 		if !p.OK {
