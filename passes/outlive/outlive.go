@@ -562,7 +562,7 @@ func (c *checker) compare(at ast.Node, d ast.Expr, strict bool, format string) (
 		return finding{}, false
 	}
 	msg := fmt.Sprintf(format, c.ev.text(d, redisops.Duration, dv), fixes.Text(c.pass.Fset, c.a.Key()), c.ttlText) +
-		": the lock may expire mid-work; shorten it or renew the lock"
+		": the lock may expire mid-work; shorten it or renew the lock (no fix: shortening the work or lengthening the TTL is a choice)"
 	return finding{at: at, msg: msg}, true
 }
 

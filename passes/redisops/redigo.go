@@ -532,38 +532,46 @@ func (redigo) connFlush(pass *analysis.Pass, call *ast.CallExpr) (Scope, bool) {
 // so that busy stays (false, nil); or it is read as a value alone that
 // only tests use, which then test the redis.String read for "OK"
 // (setnxReadAsString).
-func (redigo) withTTL(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, bool) {
+func (r redigo) withTTL(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, bool) {
+	edits, why := r.withTTLWhy(pass, o, ttl, unit)
+	return edits, why == ""
+}
+
+// withTTLWhy is withTTL, saying why it has no rewrite ("" when it has).
+func (redigo) withTTLWhy(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, string) {
+	const cant = "can't rewrite this command"
 	info := pass.TypesInfo
 	opt := map[Unit]string{Seconds: "EX", Millis: "PX"}[unit]
 	if o.Kind != Acquire || opt == "" {
-		return nil, false
+		return nil, "the TTL's unit is not seconds or milliseconds"
 	}
 	rc, ok := redigoOf(info, o)
 	if !ok || rc.script != nil || rc.spread {
-		return nil, false
+		return nil, cant
 	}
 	switch o.Method {
 	case "SETNX":
 		if len(rc.args) != 2 {
-			return nil, false
+			return nil, cant
 		}
 		edits := []analysis.TextEdit{
 			fixes.Replace(rc.cmd, `"SET"`),
 			{Pos: rc.args[1].End(), End: rc.args[1].End(), NewText: fmt.Appendf(nil, `, "NX", %q, %s`, opt, ttl)},
 		}
 		if rc.send || o.Scope.Kind == Tx || replyDropped(o.Cursor) {
-			return edits, true
+			return edits, ""
 		}
+		const readWhy = "the SETNX's reply (1 or 0) is read, and SET NX replies OK or nil"
 		// Read here: through redis.Bool, the reply 1/0 of SETNX is
 		// (true, nil) / (false, nil); SET NX replies OK or nil, which
 		// redis.String reads as ("OK", nil) / ("", redis.ErrNil).
 		out, ok := redigo{}.outcome(info, o)
 		if !ok {
-			return nil, false
+			return nil, readWhy
 		}
 		pkg, ok := ast.Unparen(out.Accessor.Fun).(*ast.SelectorExpr)
 		if !ok {
-			return nil, false
+			return nil, readWhy
 		}
 		read, ok := keepBusyFalse(pass, out, busyRead{
 			from: "Bool", to: "String", pair: true,
@@ -572,19 +580,19 @@ func (redigo) withTTL(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]anal
 		if !ok {
 			// v, _ := redis.Int(…) read only by tests of v.
 			if read, ok = setnxReadAsString(pass, o, out); !ok {
-				return nil, false
+				return nil, "the SETNX's reply (1 or 0) is read in a way SET NX's (OK or nil) cannot stand in for"
 			}
 		}
-		return append(edits, read...), true
+		return append(edits, read...), ""
 	case "SET":
 		so := positionalOpts(info, commands["SET"], rc.args[2:])
 		if so.keepTTL || so.unknown || so.ttl != nil || !so.nx {
-			return nil, false
+			return nil, cant
 		}
 		last := rc.args[len(rc.args)-1]
-		return []analysis.TextEdit{{Pos: last.End(), End: last.End(), NewText: fmt.Appendf(nil, `, %q, %s`, opt, ttl)}}, true
+		return []analysis.TextEdit{{Pos: last.End(), End: last.End(), NewText: fmt.Appendf(nil, `, %q, %s`, opt, ttl)}}, ""
 	}
-	return nil, false
+	return nil, cant
 }
 
 // replyDropped reports whether the value a call returns is not kept: the

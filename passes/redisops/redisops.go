@@ -1025,6 +1025,18 @@ func (o *Op) WithTTL(pass *analysis.Pass, from *Op, ttl string) ([]analysis.Text
 	return nil, false
 }
 
+// WithTTLWhy says in a few words why WithTTL has no rewrite of o, when
+// its adapter can tell; "" otherwise.
+func (o *Op) WithTTLWhy(pass *analysis.Pass, from *Op, ttl string) string {
+	if w, ok := o.adapter.(interface {
+		withTTLWhy(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]analysis.TextEdit, string)
+	}); ok {
+		_, why := w.withTTLWhy(pass, o, ttl, from.TTLUnit)
+		return why
+	}
+	return ""
+}
+
 // opensScope asks ad's scopeOpener, if it has one, about fn.
 func opensScope(ad adapter, fn *types.Func) (ScopeKind, bool, int, bool) {
 	if so, ok := ad.(scopeOpener); ok {

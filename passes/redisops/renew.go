@@ -322,6 +322,42 @@ func (o *Op) Renew(pass *analysis.Pass, vars *ScriptVars, token string) ([]analy
 	return append(append(declEdits, argEdits...), run...), true
 }
 
+// RenewWhy says in a few words why Renew has no rewrite of the Expire o
+// (with a token at hand), following Renew's own steps; "" when it has one
+// or when o is no Expire.
+func (o *Op) RenewWhy(pass *analysis.Pass, vars *ScriptVars) string {
+	if o.Kind != Expire {
+		return ""
+	}
+	if o.Via != nil {
+		return fmt.Sprintf("the %s is in the helper %s (%s)", o.Via.Method, o.Via.Name, o.Via.Where)
+	}
+	sr, ok := o.adapter.(scriptRunner)
+	switch {
+	case !ok && o.Client == "gomemcache":
+		return "memcached has no scripts"
+	case !ok:
+		return "this client runs no scripts here"
+	case o.TTL == nil:
+		return "the TTL is not written in the call"
+	case !sr.renewable(o):
+		return fmt.Sprintf("no compare-and-pexpire does what %s does", o.Method)
+	case len(o.Keys) != 1:
+		return "not one key"
+	}
+	if _, _, ok := scriptTTL(pass, sr, o); !ok {
+		return "the TTL cannot be passed in milliseconds"
+	}
+	v, _, ok := scriptVar(pass, vars, sr, o, "renewScript", renewDoc, lua.RenewSrc, isRenewScript)
+	if !ok {
+		return "no script constructor for this client here"
+	}
+	if _, ok := sr.runScript(pass, o, v, []string{fixes.Text(pass.Fset, o.Keys[0])}, []string{"token", "0"}); !ok {
+		return fmt.Sprintf("the %s's reply is read in a way a script's is not, or its receiver runs no scripts", o.Method)
+	}
+	return ""
+}
+
 // scriptTTL is the TTL of the Expire e as a script argument in
 // milliseconds, and the edits it needs: the adapter's own (ttlArger), or
 // a typed time.Duration's Milliseconds().

@@ -163,7 +163,10 @@ func reportPair(pass *analysis.Pass, r *report.Reporter, vars *redisops.ScriptVa
 	}
 	if fix, why, ok := moveTTL(pass, vars, f, a, e); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
-	} else if why != "" {
+	} else {
+		if why == "" {
+			why = fmt.Sprintf("can't move the TTL into %s", a.Method)
+		}
 		d.Message += " (no fix: " + why + ")"
 	}
 	r.Report(d)
@@ -180,8 +183,11 @@ func reportPair(pass *analysis.Pass, r *report.Reporter, vars *redisops.ScriptVa
 // the EXPIRE was not sent: GETSET clears the TTL of the key it writes on
 // every path, so each of them left the key without one.
 func moveTTL(pass *analysis.Pass, vars *redisops.ScriptVars, f *redisops.Func, a, e *redisops.Op) (analysis.SuggestedFix, string, bool) {
-	if a.Kind != redisops.Acquire && a.Kind != redisops.GetSet || e.TTL == nil {
-		return analysis.SuggestedFix{}, "", false
+	switch {
+	case a.Kind != redisops.Acquire && a.Kind != redisops.GetSet:
+		return analysis.SuggestedFix{}, a.Method + " takes no TTL", false
+	case e.TTL == nil:
+		return analysis.SuggestedFix{}, fmt.Sprintf("the TTL is inside %s", e.Via.Name), false
 	}
 	// An INCR takes no TTL: the acquire would become SET NX, whose reply
 	// (OK or nil) is no count where the code reads one.
@@ -197,23 +203,27 @@ func moveTTL(pass *analysis.Pass, vars *redisops.ScriptVars, f *redisops.Func, a
 	var edits []analysis.TextEdit
 	var ok bool
 	msg := fmt.Sprintf("Pass the TTL to %s and delete the %s", a.Method, e.Method)
+	ttl := fixes.Text(pass.Fset, e.TTL)
 	if a.Kind == redisops.GetSet {
 		edits, ok = a.GetSetTTL(pass, vars, e)
 		msg = fmt.Sprintf("Set the TTL in the same step as %s (one script) and delete the %s", a.Method, e.Method)
 	} else {
-		edits, ok = a.WithTTL(pass, e, fixes.Text(pass.Fset, e.TTL))
+		edits, ok = a.WithTTL(pass, e, ttl)
 	}
 	if !ok {
-		return analysis.SuggestedFix{}, "", false
+		if why := a.WithTTLWhy(pass, e, ttl); why != "" && a.Kind != redisops.GetSet {
+			return analysis.SuggestedFix{}, why, false
+		}
+		return analysis.SuggestedFix{}, fmt.Sprintf("%s here cannot take the TTL", a.Method), false
 	}
 	stmt, ok := fixes.Removable(pass.TypesInfo, e.Cursor)
 	if !ok || stmt.Pos() <= a.Call.Pos() && a.Call.End() <= stmt.End() ||
 		fixes.Orphans(f, pass.TypesInfo, f.Body, stmt.Pos(), stmt.End(), e.TTL) {
-		return analysis.SuggestedFix{}, "", false
+		return analysis.SuggestedFix{}, fmt.Sprintf("the %s cannot be deleted alone", e.Method), false
 	}
 	edits, ok = fixes.WithDeletion(edits, fixes.DeleteStmt(pass, stmt))
 	if !ok {
-		return analysis.SuggestedFix{}, "", false
+		return analysis.SuggestedFix{}, "the edits overlap", false
 	}
 	return analysis.SuggestedFix{Message: msg, TextEdits: edits}, "", true
 }

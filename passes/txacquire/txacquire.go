@@ -214,12 +214,15 @@ func reportPair(pass *analysis.Pass, res *redisops.Result, r *report.Reporter, p
 		Message: msg,
 		Related: []analysis.RelatedInformation{{Pos: a.Call.Pos(), End: a.Call.End(), Message: related}},
 	}
-	if single {
-		if fix, why, ok := moveTTL(pass, res, p); ok {
-			d.SuggestedFixes = []analysis.SuggestedFix{fix}
-		} else if why != "" {
-			d.Message += " (no fix: " + why + ")"
+	if !single {
+		d.Message += fmt.Sprintf(" (no fix: more than one EXPIRE follows the %s)", a.Method)
+	} else if fix, why, ok := moveTTL(pass, res, p); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	} else {
+		if why == "" {
+			why = "can't move the TTL into " + a.Method
 		}
+		d.Message += " (no fix: " + why + ")"
 	}
 	r.Report(d)
 }
@@ -231,9 +234,9 @@ func reportPair(pass *analysis.Pass, res *redisops.Result, r *report.Reporter, p
 // rather than produce code that does not build or behaves differently in
 // other ways, saying why when the reason is worth a user's reading.
 func moveTTL(pass *analysis.Pass, res *redisops.Result, p pair) (analysis.SuggestedFix, string, bool) {
-	fix, ok := moveTTLInPlace(pass, res, p)
+	fix, why, ok := moveTTLInPlace(pass, res, p)
 	if ok || p.a.Kind != redisops.Acquire || p.e.TTL == nil || resultsUnread(res, p.a.Scope) {
-		return fix, "", ok
+		return fix, why, ok
 	}
 	edits, why, ok := p.a.TxAlone(pass, p.e, fixes.Text(pass.Fset, p.e.TTL))
 	if !ok {
@@ -250,42 +253,51 @@ func moveTTL(pass *analysis.Pass, res *redisops.Result, p pair) (analysis.Sugges
 	}, "", true
 }
 
-func moveTTLInPlace(pass *analysis.Pass, res *redisops.Result, p pair) (analysis.SuggestedFix, bool) {
+func moveTTLInPlace(pass *analysis.Pass, res *redisops.Result, p pair) (analysis.SuggestedFix, string, bool) {
 	a, e := p.a, p.e
-	if a.Kind != redisops.Acquire || e.TTL == nil || !fixes.InScopeAt(pass.TypesInfo, pass.Pkg, e.TTL, a.Call.Pos()) {
-		return analysis.SuggestedFix{}, false
+	switch {
+	case a.Kind != redisops.Acquire:
+		return analysis.SuggestedFix{}, a.Method + " takes no TTL", false
+	case e.TTL == nil:
+		return analysis.SuggestedFix{}, fmt.Sprintf("the TTL is inside %s", e.Via.Name), false
+	case !fixes.InScopeAt(pass.TypesInfo, pass.Pkg, e.TTL, a.Call.Pos()):
+		return analysis.SuggestedFix{}, fmt.Sprintf("the TTL is not in scope at the %s", a.Method), false
 	}
 	stmt, ok := fixes.Removable(pass.TypesInfo, e.Cursor)
 	if !ok || stmt.Pos() <= a.Call.Pos() && a.Call.End() <= stmt.End() ||
 		fixes.Orphans(p.f, pass.TypesInfo, p.f.Body, stmt.Pos(), stmt.End(), e.TTL) {
-		return analysis.SuggestedFix{}, false
+		return analysis.SuggestedFix{}, fmt.Sprintf("the %s cannot be deleted alone", e.Method), false
 	}
 	// The EXPIRE must be queued exactly when the acquire is: deleting one
 	// queued on other paths too would drop it where no acquire replaces it,
 	// and one queued under a condition of its own (Removable then takes the
 	// whole if) would make the TTL unconditional.
 	if !fixes.Together(a.Cursor, e.Cursor) {
-		return analysis.SuggestedFix{}, false
+		return analysis.SuggestedFix{}, fmt.Sprintf("the %s is not queued exactly when the %s is", e.Method, a.Method), false
 	}
 	// Deleting a queued command shifts or shortens the command list the
 	// pipeline returns; code reading that list would read the wrong reply.
 	if !resultsUnread(res, a.Scope) {
-		return analysis.SuggestedFix{}, false
+		return analysis.SuggestedFix{}, fmt.Sprintf("the %s's replies are read by position", batchName(a.Scope)), false
 	}
 	edits, ok := a.WithTTL(pass, e, fixes.Text(pass.Fset, e.TTL))
 	if !ok {
-		return analysis.SuggestedFix{}, false
+		why := a.WithTTLWhy(pass, e, fixes.Text(pass.Fset, e.TTL))
+		if why == "" {
+			why = fmt.Sprintf("%s here cannot take the TTL", a.Method)
+		}
+		return analysis.SuggestedFix{}, why, false
 	}
 	edits, ok = fixes.WithDeletion(edits, fixes.DeleteStmt(pass, stmt))
 	if !ok {
-		return analysis.SuggestedFix{}, false
+		return analysis.SuggestedFix{}, "the edits overlap", false
 	}
 	msg := fmt.Sprintf("Pass the TTL to %s and delete the %s", a.Method, e.Method)
 	if onlyCommand(pass.TypesInfo, res, a, e) {
 		msg += fmt.Sprintf("; %s is then the only command in %s, so the %s can be dropped and %s sent on its own",
 			a.Method, fixes.Text(pass.Fset, a.Scope.Node.Fun), batchName(a.Scope), a.Method)
 	}
-	return analysis.SuggestedFix{Message: msg, TextEdits: edits}, true
+	return analysis.SuggestedFix{Message: msg, TextEdits: edits}, "", true
 }
 
 // resultsUnread reports whether the command list of the batch is dropped:

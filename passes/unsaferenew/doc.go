@@ -27,8 +27,10 @@
 // suggested fix declares the script once per package (or reuses an
 // equivalent one) and runs it in place of the EXPIRE; it is offered when the
 // token the lock was acquired with is a variable or field in scope at the
-// EXPIRE and the TTL is a time.Duration (an integer, or a string of digits,
-// with redigo). When the lock is acquired with a constant (LV204) in the
+// EXPIRE (or, when the acquire writes a parameter of its function, a
+// parameter of the same name and type of the renewing function) and the TTL
+// is a time.Duration (an integer, or a string of digits, with redigo).
+// Where there is no fix, the message ends with the reason ("no fix: …"). When the lock is acquired with a constant (LV204) in the
 // same function as the renewal, the fix is LV204's: a random token made
 // before the acquire, written as the value, and compared by the release and
 // by the renewal, so that the fixes of both checks are one edit and one

@@ -41,7 +41,9 @@ package unsaferenew
 // The fix runs the compare-and-pexpire script instead of the EXPIRE, with
 // the acquire's value as the token when it is a variable or field in scope
 // (for a Lock/Refresh pair, the same field of the renewing method's
-// receiver) and the TTL as ttl.Milliseconds().
+// receiver; for Lock(id)/Watchdog(id) helpers whose value is a parameter,
+// the renewing function's parameter of the same name and type) and the
+// TTL as ttl.Milliseconds().
 
 import (
 	"fmt"
@@ -94,8 +96,10 @@ in nanoseconds). A result of 0 means the lock was lost: stop the work. The
 suggested fix declares the script once per package (or reuses an
 equivalent one) and runs it in place of the EXPIRE; it is offered when the
 token the lock was acquired with is a variable or field in scope at the
-EXPIRE and the TTL is a time.Duration (an integer, or a string of digits,
-with redigo). When the lock is acquired with a constant (LV204) in the
+EXPIRE (or, when the acquire writes a parameter of its function, a
+parameter of the same name and type of the renewing function) and the TTL
+is a time.Duration (an integer, or a string of digits, with redigo).
+Where there is no fix, the message ends with the reason ("no fix: …"). When the lock is acquired with a constant (LV204) in the
 same function as the renewal, the fix is LV204's: a random token made
 before the acquire, written as the value, and compared by the release and
 by the renewal, so that the fixes of both checks are one edit and one
@@ -463,32 +467,64 @@ func (c *checker) report(e *redisops.Op, lk *lockid.Lock, how string) {
 	if lk.Evidence == lockid.ViaHelper {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: lk.Call.Pos(), End: lk.Call.End(), Message: "lock key passed here"})
 	}
-	if e.Kind == redisops.GetSet {
+	why := "" // why there is no fix
+	switch {
+	case e.Kind == redisops.Expire && e.Scope.Kind != redisops.Direct:
+		// The batch's replies are read by position and type: a script
+		// in the EXPIRE's place changes them.
+		why = "queued in a pipeline"
+	case e.Kind == redisops.GetSet:
 		// GETSET clears the TTL, so an EXPIRE follows it, and the code may
 		// check the old value it replies: a rewrite of several statements
 		// into one script, which no fix builds.
-		d.Message += " (no fix: GETSET and its EXPIRE must become one script)"
-	} else if e.Kind == redisops.Expire && e.Scope.Kind != redisops.Direct {
-		// The batch's replies are read by position and type: a script
-		// in the EXPIRE's place changes them.
-		d.Message += " (no fix: queued in a pipeline)"
-	} else if e.Kind == redisops.Expire {
+		why = "GETSET and its EXPIRE must become one script"
+	case e.Kind == redisops.Script:
+		why = "the compare goes into the project's own script"
+	case e.Kind == redisops.Expire:
+		a := lk.Acquire
 		if token, ok := c.tokenAt(lk, e); ok {
 			if edits, ok := e.Renew(pass, c.vars, token); ok {
 				d.SuggestedFixes = []analysis.SuggestedFix{{
 					Message:   "Renew with a compare-and-pexpire script that extends only while the lock holds the token",
 					TextEdits: edits,
 				}}
+			} else {
+				why = e.RenewWhy(pass, c.vars)
 			}
-		} else if a := lk.Acquire; a.Value != nil && astx.Encloses(a.Func.Node, e.Call) && (constval.Known(pass.TypesInfo, a.Value) || !tokenfix.StringValue(pass.TypesInfo, a.Value)) {
+		} else if a.Value != nil && astx.Encloses(a.Func.Node, e.Call) && (constval.Known(pass.TypesInfo, a.Value) || !tokenfix.StringValue(pass.TypesInfo, a.Value)) {
 			// A constant (LV204) or a value that is no token: the
 			// acquire's token plan, with this renewal comparing too.
 			if p := tokenfix.Renewal(pass, c.res, a, e, redisops.ReleaseOptions{DelEx: c.cfg.RedisAtLeast(8, 4)}, c.cfg.ModuleView()); p.OK {
 				d.SuggestedFixes = []analysis.SuggestedFix{p.Fix}
+			} else {
+				why = p.Why
 			}
+		} else if why = e.RenewWhy(pass, c.vars); why == "" {
+			why = c.noTokenWhy(lk, e)
 		}
 	}
+	if len(d.SuggestedFixes) == 0 {
+		if why == "" {
+			why = "can't rewrite this " + e.Method
+		}
+		d.Message += " (no fix: " + why + ")"
+	}
 	c.r.Report(d)
+}
+
+// noTokenWhy says why the renewal e has no token to compare with: what
+// the acquire wrote is not at hand at e.
+func (c *checker) noTokenWhy(lk *lockid.Lock, e *redisops.Op) string {
+	a := lk.Acquire
+	switch {
+	case a.Value == nil && a.Via != nil && a.Via.ValueConst != "":
+		return fmt.Sprintf("%s writes the constant %s, in another function (LV204)", a.Via.Name, a.Via.ValueConst)
+	case a.Value == nil:
+		return fmt.Sprintf("%s writes no value to compare with", a.Method)
+	case constval.Known(c.pass.TypesInfo, a.Value):
+		return fmt.Sprintf("the lock is acquired with the constant %s in another function (LV204)", fixes.Text(c.pass.Fset, a.Value))
+	}
+	return fmt.Sprintf("the acquire's value %s is not at hand here", fixes.Text(c.pass.Fset, a.Value))
 }
 
 // checkedByGet reports whether a GET of the same key, earlier in e's
@@ -522,8 +558,11 @@ func (c *checker) tokenAt(lk *lockid.Lock, e *redisops.Op) (string, bool) {
 	switch v := v.(type) {
 	case *ast.Ident:
 		obj, ok := info.Uses[v].(*types.Var)
-		if !ok || obj.IsField() || !c.visible(v, obj, pos) || c.reassigned(obj) {
+		if !ok || obj.IsField() {
 			return "", false
+		}
+		if !c.visible(v, obj, pos) || c.reassigned(obj) {
+			return c.sameParam(lk, e, obj)
 		}
 		return v.Name, true
 	case *ast.SelectorExpr:
@@ -546,6 +585,61 @@ func (c *checker) tokenAt(lk *lockid.Lock, e *redisops.Op) (string, bool) {
 		return fixes.Text(c.pass.Fset, ek.X) + "." + v.Sel.Name, true
 	}
 	return "", false
+}
+
+// sameParam handles helper pairs such as Lock(key, token) / Renew(key,
+// token), and Lock(id) / Watchdog(ctx, id) that write the id itself: the
+// acquire's value is the parameter v of its function declaration, never
+// assigned there, and the function declaration holding the renewal e (in
+// a goroutine it starts, too) has a parameter of the same name and type,
+// never assigned, that e sees. Lock and renewal name the same lock
+// (lockid's evidence), so that parameter holds what the acquire wrote.
+func (c *checker) sameParam(lk *lockid.Lock, e *redisops.Op, v *types.Var) (string, bool) {
+	if lk.Evidence != lockid.Counterpart && lk.Evidence != lockid.SameShape {
+		return "", false
+	}
+	info := c.pass.TypesInfo
+	a := lk.Acquire
+	adecl, ok := a.Func.Node.(*ast.FuncDecl)
+	if !ok || !declParam(info, adecl, v) || c.reassigned(v) {
+		return "", false
+	}
+	var edecl *ast.FuncDecl
+	for d := range e.Cursor.Enclosing((*ast.FuncDecl)(nil)) {
+		edecl = d.Node().(*ast.FuncDecl)
+	}
+	if edecl == nil || edecl == adecl {
+		return "", false
+	}
+	for _, f := range edecl.Type.Params.List {
+		for _, n := range f.Names {
+			p, ok := info.Defs[n].(*types.Var)
+			if !ok || n.Name != v.Name() || !types.Identical(p.Type(), v.Type()) || c.reassigned(p) {
+				continue
+			}
+			scope := fixes.ScopeAt(c.pass, c.res.FileIndex(c.pass).At(e.Call.Pos()), e.Call.Pos())
+			if scope == nil {
+				return "", false
+			}
+			if _, got := scope.LookupParent(n.Name, e.Call.Pos()); got != p {
+				return "", false // shadowed at e
+			}
+			return n.Name, true
+		}
+	}
+	return "", false
+}
+
+// declParam reports whether v is a parameter of the declaration d.
+func declParam(info *types.Info, d *ast.FuncDecl, v *types.Var) bool {
+	for _, f := range d.Type.Params.List {
+		for _, n := range f.Names {
+			if info.Defs[n] == v {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // path reports whether e is an identifier or a chain of field selections

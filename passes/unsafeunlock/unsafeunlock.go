@@ -450,10 +450,17 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 				noFix = d.ReleaseWhy(pass)
 			}
 		} else if (lk.Evidence == lockid.Counterpart || lk.Evidence == lockid.SameShape) && len(diag.SuggestedFixes) == 0 && valueParam(pass, a) {
-			// A release helper with no token at hand: say what to change.
+			// A release helper with no token at hand: the value is the
+			// caller's, so the release must take it too.
 			if rel, acq := funcName(d), funcName(a); rel != "" && acq != "" {
-				how = fmt.Sprintf("%s has no token: have %s return it", rel, acq)
+				how = fmt.Sprintf("%s has no token: pass it the %s given to %s", rel, valueText, acq)
+				if noFix == "" {
+					noFix = fmt.Sprintf("%s is the caller's, and %s does not take it", valueText, rel)
+				}
 			}
+		}
+		if len(diag.SuggestedFixes) == 0 && noFix == "" {
+			noFix = noTokenWhy(pass, d, lk, valueText)
 		}
 	}
 	if how != "" {
@@ -465,6 +472,24 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 	r.Report(diag)
 }
 
+// noTokenWhy says why the bare delete d of lk's key, whose value is no
+// constant, has no fix when nothing more specific is known: the DEL is in
+// a helper, or the acquire's value is not at hand at d.
+func noTokenWhy(pass *analysis.Pass, d *redisops.Op, lk *lockid.Lock, valueText string) string {
+	a := lk.Acquire
+	switch {
+	case d.Via != nil:
+		return fmt.Sprintf("the %s is in the helper %s (%s)", d.Via.Method, d.Via.Name, d.Via.Where)
+	case a.Value == nil && a.Via != nil:
+		return fmt.Sprintf("the value %s writes is not at hand here", a.Via.Name)
+	case a.Value == nil:
+		return fmt.Sprintf("%s writes no value to compare with", a.Method)
+	case lk.Evidence == lockid.Stored:
+		return "what is stored with the key is not the token"
+	}
+	return fmt.Sprintf("the value %s is not at hand here", valueText)
+}
+
 // reportOverwrite reports a release by overwrite: a plain SET of the lock
 // key after the work, which replaces whatever the key holds. A SET of the
 // value the lock was acquired with (the holder writing its own token
@@ -474,7 +499,7 @@ func reportOverwrite(pass *analysis.Pass, r *report.Reporter, d *redisops.Op, ke
 	if d.Value == nil || a.Value != nil && fixes.Text(pass.Fset, a.Value) == fixes.Text(pass.Fset, d.Value) {
 		return
 	}
-	msg := fmt.Sprintf("%s overwrites lock key %s with %s without checking the owner, so after the TTL it can replace another holder's lock; delete it only while it holds the token",
+	msg := fmt.Sprintf("%s overwrites lock key %s with %s without checking the owner, so after the TTL it can replace another holder's lock; delete it only while it holds the token (no fix: a compare-and-delete would not leave the value it writes)",
 		d.Method, fixes.Text(pass.Fset, key), fixes.Text(pass.Fset, d.Value))
 	var related []analysis.RelatedInformation
 	if lk.Evidence == lockid.ViaHelper {
@@ -853,7 +878,7 @@ func reportGlob(pass *analysis.Pass, locks *lockid.Locks, r *report.Reporter, d 
 		diag := analysis.Diagnostic{
 			Pos: d.Call.Pos(),
 			End: d.Call.End(),
-			Message: fmt.Sprintf("%s does not expand patterns: it deletes only a key named exactly %s, and no lock is released; find the keys with SCAN MATCH",
+			Message: fmt.Sprintf("%s does not expand patterns: it deletes only a key named exactly %s, and no lock is released; find the keys with SCAN MATCH (no fix: a pattern names no key whose token is at hand)",
 				d.Method, fixes.Text(pass.Fset, k)),
 		}
 		if match != nil {

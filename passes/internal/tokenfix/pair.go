@@ -86,8 +86,12 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 		fn := typeutil.StaticCallee(info, o.Call)
 		return fn != nil && fn.Pkg() == pass.Pkg
 	}
+	var through *redisops.Op // a release by a call of a helper of the package
 	for _, r := range locks.Releases(a) {
 		if ours(r.Op) {
+			if through == nil && !r.Checked {
+				through = r.Op
+			}
 			continue
 		}
 		if r.Checked {
@@ -113,6 +117,11 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 		} else {
 			dels = append(dels, r.Op)
 		}
+	}
+	if udecl == nil && through != nil {
+		// Unlock calls a delete helper of the package (Delete(key)):
+		// the pair's fix rewrites only the DELs in Unlock itself.
+		return no(fmt.Sprintf("released through the helper %s, in %s", through.Via.Name, funcOf(through)))
 	}
 	if udecl == nil {
 		return no(other)
@@ -164,7 +173,9 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 		case o.Kind == redisops.Acquire:
 			return no(fmt.Sprintf("%s also acquires the key", funcOf(o)))
 		default:
-			return no(fmt.Sprintf("%s also uses the value", o.Method))
+			// A key of the same shape, maybe another key: the value
+			// the fix changes may be read there.
+			return no(fmt.Sprintf("%s in %s uses keys of this shape", o.Method, funcOf(o)))
 		}
 	}
 	p.dels = dels

@@ -65,5 +65,5 @@ func (j *jobs) since(ctx context.Context, id string) (int64, error) {
 }
 
 func (j *jobs) finish(ctx context.Context, id string) error {
-	return j.rdb.Del(ctx, "job:lock:"+id).Err() // want `Del of lock key "job:lock:" \+ id does not check the owner, so after the TTL it can delete another holder's lock; delete only while it holds the token \(no fix: Get also uses the value\)`
+	return j.rdb.Del(ctx, "job:lock:"+id).Err() // want `Del of lock key "job:lock:" \+ id does not check the owner, so after the TTL it can delete another holder's lock; delete only while it holds the token \(no fix: Get in since uses keys of this shape\)`
 }

@@ -16,7 +16,7 @@ func AcquireLock(ctx context.Context, key, token string) error {
 }
 
 func ReleaseLock(ctx context.Context, key string) error {
-	return client.Do(ctx, client.B().Del().Key(key).Build()).Error() // want `DEL of lock key key does not check the owner, so after the TTL it can delete another holder's lock; ReleaseLock has no token: have AcquireLock return it`
+	return client.Do(ctx, client.B().Del().Key(key).Build()).Error() // want `DEL of lock key key does not check the owner, so after the TTL it can delete another holder's lock; ReleaseLock has no token: pass it the token given to AcquireLock \(no fix: token is the caller's, and ReleaseLock does not take it\)`
 }
 
 // --- silent ---

@@ -33,7 +33,7 @@ func (l *Locker) TryLock(ctx context.Context, key, token string, ttl time.Durati
 }
 
 func (l *Locker) Unlock(ctx context.Context, key string) {
-	l.rdb.Del(ctx, key) // want `Del of lock key key does not check the owner, so after the TTL it can delete another holder's lock; Unlock has no token: have TryLock return it`
+	l.rdb.Del(ctx, key) // want `Del of lock key key does not check the owner, so after the TTL it can delete another holder's lock; Unlock has no token: pass it the token given to TryLock \(no fix: token is the caller's, and Unlock does not take it\)`
 }
 
 // The release helper takes the token, and ignores it: the fix compares it.
