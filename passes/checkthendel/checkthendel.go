@@ -186,10 +186,14 @@ func run(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Config, r *rep
 			if len(diag.SuggestedFixes) == 0 {
 				// The delete itself cannot be rewritten (an interface
 				// without Eval): say so.
-				if why := d.ReleaseWhy(pass); why != "" {
-					diag.Message += " (no fix: " + why + ")"
+				why := d.ReleaseWhy(pass)
+				if why == "" {
+					why = "the GET, compare and DEL are not in a form the fix rewrites"
 				}
+				diag.Message += " (no fix: " + why + ")"
 			}
+		} else {
+			diag.Message += " (no fix: a compare with a shared value checks no owner)"
 		}
 		r.Report(diag)
 	}
@@ -222,7 +226,9 @@ func reportHelper(pass *analysis.Pass, res *redisops.Result, locks *lockid.Locks
 		msg := fmt.Sprintf("%s deletes %s (%s) after a separate GET compare, so it can delete another holder's lock; compare and delete in one step",
 			fixes.Text(pass.Fset, call.Fun), fixes.Text(pass.Fset, c.Get.Key()), d.Method)
 		if constToken {
-			msg += fmt.Sprintf("; %s is shared by every holder (LV204)", fixes.Text(pass.Fset, c.Token))
+			msg += fmt.Sprintf("; %s is shared by every holder (LV204) (no fix: a compare with a shared value checks no owner)", fixes.Text(pass.Fset, c.Token))
+		} else {
+			msg += fmt.Sprintf(" (no fix: the DEL is in %s)", fixes.Text(pass.Fset, call.Fun))
 		}
 		r.Report(analysis.Diagnostic{
 			Pos:     call.Pos(),
@@ -257,7 +263,7 @@ func reportVia(pass *analysis.Pass, locks *lockid.Locks, r *report.Reporter, d *
 	if a.Via != nil {
 		acquired += fmt.Sprintf(", by %s (%s at %s)", a.Via.Name, a.Via.Method, a.Via.Where)
 	}
-	msg += ", so it can delete another holder's lock; compare and delete in one step inside it"
+	msg += fmt.Sprintf(", so it can delete another holder's lock; compare and delete in one step inside it (no fix: the DEL is in %s, in another package)", d.Via.Name)
 	r.Report(analysis.Diagnostic{
 		Pos:     d.Call.Pos(),
 		End:     d.Call.End(),

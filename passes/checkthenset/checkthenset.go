@@ -309,6 +309,10 @@ func reportClaim(pass *analysis.Pass, r *report.Reporter, f *redisops.Func, g, w
 	}
 	if fix, ok := claimFix(pass, f, g, w); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	} else if how != "claim it with one SET NX with the TTL" {
+		d.Message += " (no fix: the transaction is written by hand)"
+	} else {
+		d.Message += " (no fix: the GET, its test and the SET are not in a form the fix rewrites)"
 	}
 	r.Report(d)
 }

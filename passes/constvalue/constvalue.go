@@ -272,7 +272,11 @@ func (c *checker) reportTokens(ix *useIndex, reported map[*redisops.Op]bool) {
 				d.SuggestedFixes = []analysis.SuggestedFix{p.Fix}
 			} else if p.Why != "" {
 				d.Message += " (no fix: " + p.Why + ")"
+			} else {
+				d.Message += " (no fix: the acquire's token fix does not reach this compare)"
 			}
+		} else {
+			d.Message += " (no fix: the acquire writes no constant, so LV204's token plan does not cover this compare)"
 		}
 		c.r.Report(d)
 	}
@@ -661,8 +665,12 @@ func (c *checker) reportAcquire(a *redisops.Op, why shared, uses []use) {
 	}
 	if p := tokenfix.For(c.pass, c.res, a, redisops.ReleaseOptions{DelEx: c.cfg.RedisAtLeast(8, 4)}, c.cfg.ModuleView()); p.OK {
 		d.SuggestedFixes = []analysis.SuggestedFix{p.Fix}
-	} else if p.Why != "" {
-		d.Message += " (no fix: " + p.Why + ")"
+	} else {
+		why := p.Why
+		if why == "" {
+			why = "can't rewrite this acquire"
+		}
+		d.Message += " (no fix: " + why + ")"
 	}
 	for i, u := range uses {
 		if i == 3 {

@@ -151,7 +151,7 @@ func (c *checker) nanosCount(op *redisops.Op, e, x ast.Expr) {
 	c.r.Report(analysis.Diagnostic{
 		Pos: e.Pos(),
 		End: e.End(),
-		Message: fmt.Sprintf("TTL %s is a count of nanoseconds where %s takes %s (30s becomes 30000000000); divide first: %s / %s",
+		Message: fmt.Sprintf("TTL %s is a count of nanoseconds where %s takes %s (30s becomes 30000000000); divide first: %s / %s (no fix: how to round a TTL below the unit is the author's choice)",
 			fixes.Text(fset, e), op.Method, unit, xt, div),
 	})
 }

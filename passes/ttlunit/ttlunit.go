@@ -188,7 +188,7 @@ func (c *checker) expireDeletes(op *redisops.Op, v constant.Value) {
 	c.r.Report(analysis.Diagnostic{
 		Pos: op.TTL.Pos(),
 		End: op.TTL.End(),
-		Message: fmt.Sprintf("%s with a TTL of %s deletes %s at once, not \"no expiry\"; call Del or Persist, or pass the TTL you meant",
+		Message: fmt.Sprintf("%s with a TTL of %s deletes %s at once, not \"no expiry\"; call Del or Persist, or pass the TTL you meant (no fix: what was meant is not known)",
 			op.Method, c.valueText(op.TTL, v), key),
 	})
 }
@@ -245,7 +245,7 @@ func (c *checker) nanoConst(op *redisops.Op, v int64, decl *constDecl) {
 			d.Related = []analysis.RelatedInformation{{Pos: decl.pos, End: decl.end, Message: decl.name + " declared here without a time unit"}}
 		}
 	}
-	d.Message = fmt.Sprintf("TTL %s is %s (a time.Duration counts nanoseconds), so %s; %s",
+	d.Message = fmt.Sprintf("TTL %s is %s (a time.Duration counts nanoseconds), so %s; %s (no fix: seconds or milliseconds, the number does not say)",
 		text, time.Duration(v), consequence(op), advice)
 	c.r.Report(d)
 }
@@ -256,7 +256,7 @@ func (c *checker) nanoVar(op *redisops.Op, e, src ast.Expr, def *ast.Ident, v in
 	c.r.Report(analysis.Diagnostic{
 		Pos: e.Pos(),
 		End: e.End(),
-		Message: fmt.Sprintf("TTL %s is %s (a time.Duration counts nanoseconds), so %s; write %d * time.Second or %d * time.Millisecond",
+		Message: fmt.Sprintf("TTL %s is %s (a time.Duration counts nanoseconds), so %s; write %d * time.Second or %d * time.Millisecond (no fix: seconds or milliseconds, the number does not say)",
 			fixes.Text(c.pass.Fset, e), time.Duration(v), consequence(op), v, v),
 		Related: []analysis.RelatedInformation{{Pos: src.Pos(), End: src.End(), Message: def.Name + " set here without a time unit"}},
 	})
@@ -287,7 +287,7 @@ func (c *checker) truncated(op *redisops.Op, e, src ast.Expr, def *ast.Ident, v 
 	d := analysis.Diagnostic{
 		Pos: e.Pos(),
 		End: e.End(),
-		Message: fmt.Sprintf("TTL %s is %s, sent as 0 whole %s: %s; %s",
+		Message: fmt.Sprintf("TTL %s is %s, sent as 0 whole %s: %s; %s (no fix: the TTL meant is not known)",
 			fixes.Text(c.pass.Fset, e), time.Duration(v), unit, what, advice),
 	}
 	if def != nil {
@@ -301,7 +301,7 @@ func (c *checker) absoluteTTL(op *redisops.Op, e, src ast.Expr, def *ast.Ident, 
 	d := analysis.Diagnostic{
 		Pos: e.Pos(),
 		End: e.End(),
-		Message: fmt.Sprintf("TTL %s is computed from %s, a point in time, not a length of time; pass time.Until(deadline), or use ExpireAt or PXAT",
+		Message: fmt.Sprintf("TTL %s is computed from %s, a point in time, not a length of time; pass time.Until(deadline), or use ExpireAt or PXAT (no fix: not built for a TTL computed from a point in time)",
 			fixes.Text(c.pass.Fset, e), fixes.Text(c.pass.Fset, unix)),
 	}
 	if def != nil {

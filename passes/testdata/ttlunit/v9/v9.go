@@ -31,12 +31,12 @@ type Config struct {
 
 // Bug: an untyped literal is 30ns.
 func literal(ctx context.Context, rdb *redis.Client, key, tok string) (bool, error) {
-	return rdb.SetNX(ctx, key, tok, 30).Result() // want `^TTL 30 is 30ns \(a time\.Duration counts nanoseconds\), so the lock expires within 1 ms; write 30 \* time\.Second or 30 \* time\.Millisecond$`
+	return rdb.SetNX(ctx, key, tok, 30).Result() // want `^TTL 30 is 30ns \(a time\.Duration counts nanoseconds\), so the lock expires within 1 ms; write 30 \* time\.Second or 30 \* time\.Millisecond \(no fix: seconds or milliseconds, the number does not say\)$`
 }
 
 // Bug: a named untyped constant.
 func namedConst(ctx context.Context, rdb redis.Cmdable, key, tok string) bool {
-	return rdb.SetNX(ctx, key, tok, lockTTL).Val() // want `TTL lockTTL is 30ns \(a time\.Duration counts nanoseconds\), so the lock expires within 1 ms; declare lockTTL as 30 \* time\.Second or 30 \* time\.Millisecond$`
+	return rdb.SetNX(ctx, key, tok, lockTTL).Val() // want `TTL lockTTL is 30ns \(a time\.Duration counts nanoseconds\), so the lock expires within 1 ms; declare lockTTL as 30 \* time\.Second or 30 \* time\.Millisecond \(no fix: seconds or milliseconds, the number does not say\)$`
 }
 
 // Bug: a typed constant without a unit.
@@ -139,7 +139,7 @@ func durationMethodField(ctx context.Context, rdb *redis.Client, cfg *Config, ke
 
 // Bug: an absolute time as a TTL.
 func unixNano(ctx context.Context, rdb *redis.Client, key, tok string, deadline time.Time) {
-	rdb.SetNX(ctx, key, tok, time.Duration(deadline.UnixNano())) // want `^TTL time\.Duration\(deadline\.UnixNano\(\)\) is computed from deadline\.UnixNano\(\), a point in time, not a length of time; pass time\.Until\(deadline\), or use ExpireAt or PXAT$`
+	rdb.SetNX(ctx, key, tok, time.Duration(deadline.UnixNano())) // want `^TTL time\.Duration\(deadline\.UnixNano\(\)\) is computed from deadline\.UnixNano\(\), a point in time, not a length of time; pass time\.Until\(deadline\), or use ExpireAt or PXAT \(no fix: not built for a TTL computed from a point in time\)$`
 }
 
 func unixSeconds(ctx context.Context, rdb *redis.Client, key string, deadline time.Time) {
@@ -161,7 +161,7 @@ func unixVar(ctx context.Context, rdb *redis.Client, key string) {
 
 // Bug: EXPIRE with 0 or less deletes the key.
 func expireZero(ctx context.Context, rdb *redis.Client, key string) {
-	rdb.Expire(ctx, key, 0) // want `^Expire with a TTL of 0 deletes key at once, not "no expiry"; call Del or Persist, or pass the TTL you meant$`
+	rdb.Expire(ctx, key, 0) // want `^Expire with a TTL of 0 deletes key at once, not "no expiry"; call Del or Persist, or pass the TTL you meant \(no fix: what was meant is not known\)$`
 }
 
 func expireNegative(ctx context.Context, rdb *redis.Client, key string) {
