@@ -561,7 +561,7 @@ func (redigo) withTTLWhy(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]a
 		if rc.send || o.Scope.Kind == Tx || replyDropped(o.Cursor) {
 			return edits, ""
 		}
-		const readWhy = "the SETNX's reply (1 or 0) is read, and SET NX replies OK or nil"
+		const readWhy = "the SETNX's reply, 1 or 0, is read, and SET NX replies OK or nil"
 		// Read here: through redis.Bool, the reply 1/0 of SETNX is
 		// (true, nil) / (false, nil); SET NX replies OK or nil, which
 		// redis.String reads as ("OK", nil) / ("", redis.ErrNil).
@@ -580,7 +580,7 @@ func (redigo) withTTLWhy(pass *analysis.Pass, o *Op, ttl string, unit Unit) ([]a
 		if !ok {
 			// v, _ := redis.Int(…) read only by tests of v.
 			if read, ok = setnxReadAsString(pass, o, out); !ok {
-				return nil, "the SETNX's reply (1 or 0) is read in a way SET NX's (OK or nil) cannot stand in for"
+				return nil, "the SETNX's reply, 1 or 0, is read in a way SET NX's, OK or nil, cannot stand in for"
 			}
 		}
 		return append(edits, read...), ""

@@ -330,7 +330,7 @@ func (o *Op) RenewWhy(pass *analysis.Pass, vars *ScriptVars) string {
 		return ""
 	}
 	if o.Via != nil {
-		return fmt.Sprintf("the %s is in the helper %s (%s)", o.Via.Method, o.Via.Name, o.Via.Where)
+		return fmt.Sprintf("the %s is in the helper %s at %s", o.Via.Method, o.Via.Name, o.Via.Where)
 	}
 	sr, ok := o.adapter.(scriptRunner)
 	switch {

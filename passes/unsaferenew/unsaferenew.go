@@ -518,11 +518,11 @@ func (c *checker) noTokenWhy(lk *lockid.Lock, e *redisops.Op) string {
 	a := lk.Acquire
 	switch {
 	case a.Value == nil && a.Via != nil && a.Via.ValueConst != "":
-		return fmt.Sprintf("%s writes the constant %s, in another function (LV204)", a.Via.Name, a.Via.ValueConst)
+		return fmt.Sprintf("%s writes the constant %s, in another function", a.Via.Name, a.Via.ValueConst)
 	case a.Value == nil:
 		return fmt.Sprintf("%s writes no value to compare with", a.Method)
 	case constval.Known(c.pass.TypesInfo, a.Value):
-		return fmt.Sprintf("the lock is acquired with the constant %s in another function (LV204)", fixes.Text(c.pass.Fset, a.Value))
+		return fmt.Sprintf("the lock is acquired with the constant %s in another function", fixes.Text(c.pass.Fset, a.Value))
 	}
 	return fmt.Sprintf("the acquire's value %s is not at hand here", fixes.Text(c.pass.Fset, a.Value))
 }

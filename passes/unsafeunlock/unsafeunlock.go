@@ -479,7 +479,7 @@ func noTokenWhy(pass *analysis.Pass, d *redisops.Op, lk *lockid.Lock, valueText 
 	a := lk.Acquire
 	switch {
 	case d.Via != nil:
-		return fmt.Sprintf("the %s is in the helper %s (%s)", d.Via.Method, d.Via.Name, d.Via.Where)
+		return fmt.Sprintf("the %s is in the helper %s at %s", d.Via.Method, d.Via.Name, d.Via.Where)
 	case a.Value == nil && a.Via != nil:
 		return fmt.Sprintf("the value %s writes is not at hand here", a.Via.Name)
 	case a.Value == nil:
