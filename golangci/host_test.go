@@ -30,6 +30,7 @@ import (
 
 	"github.com/lockvet/lockvet/analyzer"
 	"github.com/lockvet/lockvet/golangci"
+	"github.com/lockvet/lockvet/internal/findings"
 )
 
 func TestGolangciLintHost(t *testing.T) {
@@ -505,7 +506,7 @@ func testFix(t *testing.T, bin, example string) {
 	firstFixes := slices.Clone(before)
 	for i, d := range firstFixes {
 		if len(d.SuggestedFixes) == 0 {
-			remaining = append(remaining, d.Analyzer+": "+d.Message)
+			remaining = append(remaining, d.Analyzer+": "+findings.WithoutReason(d.Message))
 		} else {
 			firstFixes[i].SuggestedFixes = d.SuggestedFixes[:1]
 		}
@@ -577,7 +578,10 @@ func testFix(t *testing.T, bin, example string) {
 		if len(d.SuggestedFixes) > 0 {
 			t.Errorf("%s: still fixable after --fix: %s", d.Pos, d.Message)
 		}
-		left = append(left, d.Analyzer+": "+d.Message)
+		// The reason a finding has no fix may change with the fixes
+		// applied around it (the constant it named is now a token); the
+		// finding is the same.
+		left = append(left, d.Analyzer+": "+findings.WithoutReason(d.Message))
 	}
 	slices.Sort(left)
 	slices.Sort(remaining)

@@ -32,7 +32,7 @@ func (res *Result) Identify(f *Finding) Identity {
 	id := Identity{
 		Rule:    f.Rule(),
 		Package: f.Pkg.PkgPath,
-		Message: positionsRE().ReplaceAllString(noFixRE().ReplaceAllString(f.Diag.Message, ""), "$1"),
+		Message: positionsRE().ReplaceAllString(WithoutReason(f.Diag.Message), "$1"),
 	}
 	if decl := f.EnclosingDecl(f.Diag.Pos); decl != nil {
 		id.Function = declName(decl)
@@ -50,6 +50,10 @@ var positionsRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // rewrite, not what the finding is, so a release that learns the fix (or
 // words the reason anew) keeps the finding's identity and its baseline.
 var noFixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` ?\(no fix: [^()]*\)`) })
+
+// WithoutReason is msg without its "(no fix: …)" reason: what the
+// finding says, as its identity keeps it.
+func WithoutReason(msg string) string { return noFixRE().ReplaceAllString(msg, "") }
 
 // Fingerprinted returns the findings and the suppressed findings sorted
 // by position, and each one's fingerprint: the hash of its identity and
