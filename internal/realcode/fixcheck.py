@@ -17,6 +17,7 @@ Prints one line per group and a total; exit 1 if any group fails.
 """
 import collections, os, re, shutil, subprocess, sys, tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import corpuslib  # noqa: E402
 
