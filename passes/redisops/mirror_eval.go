@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/internal/lvconfig"
+	"github.com/lockvet/lockvet/passes/internal/astx"
 	"github.com/lockvet/lockvet/passes/internal/fixes"
 )
 
@@ -425,22 +426,13 @@ func versionAtLeast(v string, minor int) bool {
 	return err != nil || n >= minor
 }
 
-// indentAt is the leading white space of the line holding pos.
+// indentAt is the leading white space of the line holding pos, or a
+// tab when the file cannot be read.
 func indentAt(fset *token.FileSet, read func(string) ([]byte, error), pos token.Pos) string {
-	tf := fset.File(pos)
-	if tf == nil {
-		return "\t"
+	if indent, ok := astx.LineIndent(fset, read, pos); ok {
+		return indent
 	}
-	src, err := read(tf.Name())
-	if err != nil || tf.Size() != len(src) {
-		return "\t"
-	}
-	start := tf.Offset(tf.LineStart(tf.PositionFor(pos, false).Line))
-	end := start
-	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
-		end++
-	}
-	return string(src[start:end])
+	return "\t"
 }
 
 // shortType names t as a message does: its name, with the pointer.

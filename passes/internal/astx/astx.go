@@ -86,3 +86,25 @@ func StmtList(n ast.Node) []ast.Stmt {
 	}
 	return nil
 }
+
+// LineIndent is the leading white space of the line holding pos, read
+// through read; ok is false when the file is unknown or cannot be read
+// as the FileSet saw it.
+func LineIndent(fset *token.FileSet, read func(string) ([]byte, error), pos token.Pos) (indent string, ok bool) {
+	tf := fset.File(pos)
+	if tf == nil {
+		return "", false
+	}
+	src, err := read(tf.Name())
+	if err != nil || tf.Size() != len(src) {
+		return "", false
+	}
+	// The line in the file itself: a //line directive may renumber it
+	// past the file's end.
+	start := tf.Offset(tf.LineStart(tf.PositionFor(pos, false).Line))
+	end := start
+	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
+		end++
+	}
+	return string(src[start:end]), true
+}

@@ -43,3 +43,36 @@ func f(x int, c chan int) {
 		}
 	}
 }
+
+func TestLineIndent(t *testing.T) {
+	src := "package p\n\nfunc f() {\n\t  x := 1\n\t_ = x\n}\n"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(name string) ([]byte, error) {
+		if name != "p.go" {
+			return nil, fmt.Errorf("no file %s", name)
+		}
+		return []byte(src), nil
+	}
+	body := f.Decls[0].(*ast.FuncDecl).Body
+	for i, want := range []string{"\t  ", "\t"} {
+		got, ok := LineIndent(fset, read, body.List[i].Pos())
+		if !ok || got != want {
+			t.Errorf("statement %d: LineIndent = %q, %v; want %q, true", i, got, ok, want)
+		}
+	}
+	if got, ok := LineIndent(fset, read, f.Name.Pos()); !ok || got != "" {
+		t.Errorf("package clause: LineIndent = %q, %v; want \"\", true", got, ok)
+	}
+	// A reader that gives other bytes than the FileSet saw is no answer.
+	short := func(string) ([]byte, error) { return []byte("package p\n"), nil }
+	if _, ok := LineIndent(fset, short, body.Pos()); ok {
+		t.Error("LineIndent read a file of another size")
+	}
+	if _, ok := LineIndent(fset, read, token.NoPos); ok {
+		t.Error("LineIndent answered for NoPos")
+	}
+}

@@ -14,6 +14,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/lockvet/lockvet/passes/internal/astx"
 )
 
 // Text is the source text of n, as go/format prints it.
@@ -277,22 +279,8 @@ func InScopeAt(info *types.Info, pkg *types.Package, e ast.Expr, pos token.Pos) 
 // Indent is the leading white space of the line holding pos, or "" when
 // the file cannot be read.
 func Indent(pass *analysis.Pass, pos token.Pos) string {
-	tf := pass.Fset.File(pos)
-	if tf == nil {
-		return ""
-	}
-	src, err := pass.ReadFile(tf.Name())
-	if err != nil || tf.Size() != len(src) {
-		return ""
-	}
-	// The line in the file itself: a //line directive may renumber it
-	// past the file's end.
-	start := tf.Offset(tf.LineStart(tf.PositionFor(pos, false).Line))
-	end := start
-	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
-		end++
-	}
-	return string(src[start:end])
+	indent, _ := astx.LineIndent(pass.Fset, pass.ReadFile, pos)
+	return indent
 }
 
 // WithDeletion adds del, a deletion, to edits, dropping the edits that
