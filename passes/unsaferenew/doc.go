@@ -29,7 +29,11 @@
 // token the lock was acquired with is a variable or field in scope at the
 // EXPIRE (or, when the acquire writes a parameter of its function, a
 // parameter of the same name and type of the renewing function) and the TTL
-// is a time.Duration (an integer, or a string of digits, with redigo).
+// is a time.Duration (an integer, or a string of digits, with redigo). A
+// value that is a part of the lock's key (SETNX "lock:"+id with the value
+// id) is no token: every holder writes it. Then, as for a constant in a
+// Lock/Unlock helper pair, the fix is the pair's: Lock returns a random
+// token, and Unlock and the renewing function take it.
 // Where there is no fix, the message ends with the reason ("no fix: …"). When the lock is acquired with a constant (LV204) in the
 // same function as the renewal, the fix is LV204's: a random token made
 // before the acquire, written as the value, and compared by the release and

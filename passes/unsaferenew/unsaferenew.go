@@ -41,9 +41,9 @@ package unsaferenew
 // The fix runs the compare-and-pexpire script instead of the EXPIRE, with
 // the acquire's value as the token when it is a variable or field in scope
 // (for a Lock/Refresh pair, the same field of the renewing method's
-// receiver; for Lock(id)/Watchdog(id) helpers whose value is a parameter,
-// the renewing function's parameter of the same name and type) and the
-// TTL as ttl.Milliseconds().
+// receiver; for Lock(key, owner)/Watchdog(key, owner) helpers whose value
+// is a parameter, not a part of the key, the renewing function's
+// parameter of the same name and type) and the TTL as ttl.Milliseconds().
 
 import (
 	"fmt"
@@ -98,7 +98,11 @@ equivalent one) and runs it in place of the EXPIRE; it is offered when the
 token the lock was acquired with is a variable or field in scope at the
 EXPIRE (or, when the acquire writes a parameter of its function, a
 parameter of the same name and type of the renewing function) and the TTL
-is a time.Duration (an integer, or a string of digits, with redigo).
+is a time.Duration (an integer, or a string of digits, with redigo). A
+value that is a part of the lock's key (SETNX "lock:"+id with the value
+id) is no token: every holder writes it. Then, as for a constant in a
+Lock/Unlock helper pair, the fix is the pair's: Lock returns a random
+token, and Unlock and the renewing function take it.
 Where there is no fix, the message ends with the reason ("no fix: …"). When the lock is acquired with a constant (LV204) in the
 same function as the renewal, the fix is LV204's: a random token made
 before the acquire, written as the value, and compared by the release and
@@ -491,9 +495,11 @@ func (c *checker) report(e *redisops.Op, lk *lockid.Lock, how string) {
 			} else {
 				why = e.RenewWhy(pass, c.vars)
 			}
-		} else if a.Value != nil && astx.Encloses(a.Func.Node, e.Call) && (constval.Known(pass.TypesInfo, a.Value) || !tokenfix.StringValue(pass.TypesInfo, a.Value)) {
-			// A constant (LV204) or a value that is no token: the
-			// acquire's token plan, with this renewal comparing too.
+		} else if a.Value != nil && (constval.Known(pass.TypesInfo, a.Value) || !tokenfix.StringValue(pass.TypesInfo, a.Value) || tokenfix.KeyPart(a)) && (astx.Encloses(a.Func.Node, e.Call) || lk.Evidence == lockid.Counterpart || lk.Evidence == lockid.SameShape) {
+			// A constant (LV204), a value that is no token or a part of
+			// the key: the acquire's token plan, with this renewal
+			// comparing too (for a helper pair, the renewing function
+			// takes the token as Unlock does).
 			if p := tokenfix.Renewal(pass, c.res, a, e, redisops.ReleaseOptions{DelEx: c.cfg.RedisAtLeast(8, 4)}, c.cfg.ModuleView()); p.OK {
 				d.SuggestedFixes = []analysis.SuggestedFix{p.Fix}
 			} else {
@@ -554,6 +560,12 @@ func (c *checker) tokenAt(lk *lockid.Lock, e *redisops.Op) (string, bool) {
 	if tv, ok := info.Types[v]; !ok || tv.Value != nil || tv.IsNil() {
 		return "", false
 	}
+	if tokenfix.KeyPart(a) {
+		// SetNX(prefix+id, id, ttl): every holder of the key writes id,
+		// so comparing with it (or with a parameter of the same name)
+		// checks no owner; LV201's fix writes a token instead.
+		return "", false
+	}
 	pos := e.Call.Pos()
 	switch v := v.(type) {
 	case *ast.Ident:
@@ -588,8 +600,8 @@ func (c *checker) tokenAt(lk *lockid.Lock, e *redisops.Op) (string, bool) {
 }
 
 // sameParam handles helper pairs such as Lock(key, token) / Renew(key,
-// token), and Lock(id) / Watchdog(ctx, id) that write the id itself: the
-// acquire's value is the parameter v of its function declaration, never
+// token) (never Lock(id) / Watchdog(ctx, id) that write the id, a part
+// of the key, itself: tokenAt refuses those): the acquire's value is the parameter v of its function declaration, never
 // assigned there, and the function declaration holding the renewal e (in
 // a goroutine it starts, too) has a parameter of the same name and type,
 // never assigned, that e sees. Lock and renewal name the same lock

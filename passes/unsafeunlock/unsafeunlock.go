@@ -312,7 +312,7 @@ func reportDelete(pass *analysis.Pass, res *redisops.Result, cfg *lvconfig.Confi
 	// holder of the key writes it, so it is no token either, though
 	// each key has its own. Only the acquire's own call is read: through
 	// a helper, the caller's arguments are LV204's.
-	keyPart := !constValue && a.Value != nil && a.Via == nil && a.Func != nil && len(a.Keys) == 1 && a.Func.Scope().PartOf(a.Key(), a.Value)
+	keyPart := !constValue && tokenfix.KeyPart(a)
 	// Through helpers, the message names them and where their Redis
 	// calls are.
 	head := fmt.Sprintf("%s of lock key %s does not check the owner", d.Method, keyText)

@@ -165,6 +165,8 @@ type unlockCall struct {
 	tok  string    // the token in Lock itself
 	lc   *lockCall // else the call whose token it takes
 	recv string    // the receiver, for a method
+
+	renew bool // a call of the renewing function (renew.go)
 }
 
 // callerEdits rewrites u's calls of the pair (match tells Lock's and
@@ -190,7 +192,8 @@ func (p *pair) callerEdits(u *unit, match func(types.Object) (lock, unlock bool)
 				return true
 			}
 			isL, isU := match(u.info.Uses[id])
-			if !isL && !isU {
+			isR := !isL && !isU && p.rfn != nil && sameFunc(u.info.Uses[id], p.rfn)
+			if !isL && !isU && !isR {
 				return true
 			}
 			// The call whose function id names.
@@ -225,7 +228,7 @@ func (p *pair) callerEdits(u *unit, match func(types.Object) (lock, unlock bool)
 				lc.recv = recv
 				locks = append(locks, lc)
 			} else {
-				unlocks = append(unlocks, &unlockCall{call: call, decl: decl, recv: recv})
+				unlocks = append(unlocks, &unlockCall{call: call, decl: decl, recv: recv, renew: isR})
 			}
 			return true
 		})
@@ -236,6 +239,10 @@ func (p *pair) callerEdits(u *unit, match func(types.Object) (lock, unlock bool)
 
 	// Each Unlock takes the token of the one Lock call in whose scope it is.
 	for _, uc := range unlocks {
+		uname := uname
+		if uc.renew {
+			uname = p.rfn.Name()
+		}
 		if uc.decl == p.ldecl {
 			uc.tok = p.lName
 			continue
@@ -294,7 +301,11 @@ func (p *pair) callerEdits(u *unit, match func(types.Object) (lock, unlock bool)
 		if uc.lc != nil {
 			tok = uc.lc.name
 		}
-		p.tokenArg(uc.call, tok)
+		if uc.renew {
+			p.tokenArg(uc.call, tok, p.rIndex)
+		} else {
+			p.tokenArg(uc.call, tok, p.uIndex)
+		}
 	}
 	return ""
 }
@@ -561,11 +572,12 @@ func newNames(info *types.Info, lhs []ast.Expr, name string) int {
 	return n
 }
 
-// tokenArg passes tok to a call of Unlock.
-func (p *pair) tokenArg(call *ast.CallExpr, tok string) {
+// tokenArg passes tok to a call of Unlock (or of the renewing
+// function), as its parameter at index i.
+func (p *pair) tokenArg(call *ast.CallExpr, tok string, i int) {
 	switch {
-	case len(call.Args) > p.uIndex:
-		p.insert(call.Args[p.uIndex].Pos(), tok+", ")
+	case len(call.Args) > i:
+		p.insert(call.Args[i].Pos(), tok+", ")
 	case len(call.Args) == 0:
 		p.insert(call.Rparen, tok)
 	default:

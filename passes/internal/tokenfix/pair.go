@@ -59,6 +59,14 @@ type pair struct {
 	lName    string // the token variable in Lock
 	uName    string // the token parameter of Unlock
 	qual     string // "pkg." while the callers of another package are edited
+
+	// The renewing function, when the token is threaded to it too
+	// (renew.go): its declaration, object, the token's index among its
+	// parameters, and the renewals it rewrites.
+	rdecl   *ast.FuncDecl
+	rfn     *types.Func
+	rIndex  int
+	renewed []*redisops.Op
 }
 
 func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redisops.ReleaseOptions, mod *lvconfig.Module, file *ast.File, value string) *Plan {
@@ -139,6 +147,7 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 	}
 	p := &pair{a: a, ldecl: ldecl, udecl: udecl, lfn: lfn, ufn: ufn, dels: dels}
 	lname, uname := lfn.Name(), ufn.Name()
+	var rens []*redisops.Op // renewals outside Lock
 
 	// The key's other operations: none in Unlock but its deletes (and
 	// renewals), no other acquire or delete anywhere.
@@ -164,6 +173,9 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 		}
 		switch {
 		case o.Kind == redisops.Expire:
+			if o.Call.Pos() < ldecl.Pos() || o.Call.End() > ldecl.End() {
+				rens = append(rens, o)
+			}
 		case o.Kind == redisops.Delete && inU:
 			if !containsOp(dels, o) {
 				dels = append(dels, o)
@@ -213,10 +225,6 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 		p.k = p.n - 1
 	}
 	usig := ufn.Signature()
-	p.uIndex = usig.Params().Len()
-	if usig.Variadic() {
-		p.uIndex--
-	}
 
 	u := unitOf(pass)
 	p.lName = freeName(u, ldecl, ldecl.Body.Lbrace+1, nil)
@@ -234,15 +242,7 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 		return no(why)
 	}
 	// Unlock's parameter and release.
-	params := udecl.Type.Params
-	switch {
-	case len(params.List) == 0:
-		p.insert(params.Opening+1, p.uName+" string")
-	case usig.Variadic():
-		p.insert(params.List[len(params.List)-1].Pos(), p.uName+" string, ")
-	default:
-		p.insert(params.List[len(params.List)-1].End(), ", "+p.uName+" string")
-	}
+	p.uIndex = p.addParam(udecl, usig, p.uName)
 	for _, d := range p.dels {
 		rel, why := releaseEdits(pass, d, p.uName, opts)
 		if why != "" {
@@ -254,48 +254,79 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 		p.edits = append(p.edits, fixesReplace(constTokenArg(info, c), p.uName))
 	}
 
-	// The callers.
-	if why := p.callerEdits(u, func(o types.Object) (lock, unlock bool) { return o == lfn, o == ufn }); why != "" {
-		return no(why)
-	}
-	for _, mp := range others {
-		ou := &unit{fset: mp.Fset, info: mp.Info, pkg: mp.Types, files: mp.Files, read: os.ReadFile}
-		before := len(p.edits)
-		match := func(o types.Object) (lock, unlock bool) { return sameFunc(o, lfn), sameFunc(o, ufn) }
-		p.qual = ""
-		if mp.Types.Path() != pass.Pkg.Path() {
-			p.qual = mp.Types.Name() + "."
-		}
-		if why := p.callerEdits(ou, match); why != "" {
+	// The renewals, when the token can be threaded to them too; else
+	// the fix leaves them and says why at them.
+	before := len(p.edits)
+	renewWhy := p.renewal(pass, res, u, renewOps(pass, rens))
+	if why := p.allCallerEdits(u, others); why != "" {
+		if p.rfn == nil {
 			return no(why)
 		}
-		for _, e := range p.edits[before:] {
-			if f := ou.fileOf(e.Pos); f == nil || ast.IsGenerated(f) {
-				return no(fmt.Sprintf("a call in a generated file of %s", mp.Types.Name()))
-			}
+		// Without the renewal's callers, maybe.
+		renewWhy = why
+		p.edits, p.rdecl, p.rfn, p.renewed = p.edits[:before], nil, nil, nil
+		if why := p.allCallerEdits(u, others); why != "" {
+			return no(why)
 		}
 	}
 	edits, ok := coalesce(p.edits)
 	if !ok {
 		return no("the edits overlap")
 	}
+	fns := []*types.Func{lfn, ufn}
 	msg := fmt.Sprintf("Acquire with a random token that %s returns and %s takes, and release only while the key holds it", lname, uname)
+	if p.rfn != nil {
+		fns = append(fns, p.rfn)
+		msg = fmt.Sprintf("Acquire with a random token that %s returns and %s and %s take, and renew and release only while the key holds it", lname, uname, p.rfn.Name())
+	}
 	var api []string
-	for _, fn := range []*types.Func{lfn, ufn} {
+	for _, fn := range fns {
 		if exportedAPI(fn) {
-			api = append(api, fn.Name()+"'s")
+			api = append(api, fn.Name())
 		}
 	}
 	switch len(api) {
+	case 0:
 	case 1:
-		msg += "; changes the exported " + strings.TrimSuffix(api[0], "'s") + "'s signature"
-	case 2:
-		msg += fmt.Sprintf("; changes the signatures of the exported %s and %s", lname, uname)
+		msg += "; changes the exported " + api[0] + "'s signature"
+	default:
+		msg += fmt.Sprintf("; changes the signatures of the exported %s and %s", strings.Join(api[:len(api)-1], ", "), api[len(api)-1])
+	}
+	if p.rfn == nil && len(rens) > 0 && renewWhy == "" {
+		renewWhy = "the renewal is not threaded"
 	}
 	return &Plan{OK: true, Fix: analysis.SuggestedFix{
 		Message:   msg,
 		TextEdits: edits,
-	}}
+	}, renewed: p.renewed, renewWhy: renewWhy}
+}
+
+// allCallerEdits rewrites the pair's callers: the package's own (u) and
+// those of the module's other packages.
+func (p *pair) allCallerEdits(u *unit, others []lvconfig.ModulePackage) string {
+	lfn, ufn := p.lfn, p.ufn
+	p.qual = ""
+	if why := p.callerEdits(u, func(o types.Object) (lock, unlock bool) { return o == lfn, o == ufn }); why != "" {
+		return why
+	}
+	for _, mp := range others {
+		ou := &unit{fset: mp.Fset, info: mp.Info, pkg: mp.Types, files: mp.Files, read: os.ReadFile}
+		before := len(p.edits)
+		match := func(o types.Object) (lock, unlock bool) { return sameFunc(o, lfn), sameFunc(o, ufn) }
+		p.qual = ""
+		if mp.Types.Path() != lfn.Pkg().Path() {
+			p.qual = mp.Types.Name() + "."
+		}
+		if why := p.callerEdits(ou, match); why != "" {
+			return why
+		}
+		for _, e := range p.edits[before:] {
+			if f := ou.fileOf(e.Pos); f == nil || ast.IsGenerated(f) {
+				return fmt.Sprintf("a call in a generated file of %s", mp.Types.Name())
+			}
+		}
+	}
+	return ""
 }
 
 // pairCallers are the module's packages, other than the pass's, whose

@@ -13,6 +13,7 @@ package tokenfix
 import (
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"go/version"
@@ -38,6 +39,9 @@ type Plan struct {
 	// renewed are the renewals (EXPIREs of the key) the fix rewrites
 	// too: LV203 offers the same fix at them.
 	renewed []*redisops.Op
+	// renewWhy says why a renewal outside the acquire's function is not
+	// among renewed (a helper pair's fix leaves it).
+	renewWhy string
 }
 
 type planKey struct {
@@ -203,6 +207,15 @@ func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redis
 
 type scriptVarsKey struct{}
 
+// KeyPart reports whether the acquire a writes, in its own call, a value
+// that is a variable part of its key (SetNX(prefix+id, id, ttl)): every
+// holder of the key writes it, so it is no token, and neither a release
+// nor a renewal may compare with it. Through a helper, the caller's
+// arguments are LV204's.
+func KeyPart(a *redisops.Op) bool {
+	return a.Value != nil && a.Via == nil && a.Func != nil && len(a.Keys) == 1 && a.Func.Scope().PartOf(a.Key(), a.Value)
+}
+
 // Renewal returns the plan for the lock acquired by a when it rewrites
 // the renewal e too (a compare-and-pexpire with the plan's token): the
 // same plan as LV204's and LV201's, so that applied together their fixes
@@ -210,6 +223,9 @@ type scriptVarsKey struct{}
 func Renewal(pass *analysis.Pass, res *redisops.Result, a, e *redisops.Op, opts redisops.ReleaseOptions, mod *lvconfig.Module) *Plan {
 	p := For(pass, res, a, opts, mod)
 	if p.OK && !slices.Contains(p.renewed, e) {
+		if p.renewWhy != "" && !astx.Encloses(a.Func.Node, e.Call) {
+			return no(p.renewWhy)
+		}
 		return no("the renewal is not in the acquire's block")
 	}
 	return p
@@ -490,8 +506,18 @@ func planHelper(pass *analysis.Pass, res *redisops.Result) *helper {
 	return &helper{name: name, edits: edits, ok: true}
 }
 
+// declText reports whether text is whole top-level declarations (a
+// script variable, a helper function): two of them inserted at one point
+// stay two edits, so that another fix's identical declaration is applied
+// once with either, where one joined text would declare it twice.
+func declText(text []byte) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+string(text), parser.SkipObjectResolution)
+	return err == nil && len(f.Decls) > 0 && len(f.Imports) == 0
+}
+
 // coalesce sorts edits, drops duplicates, and joins insertions at one
-// position (in the order given); ok is false when two edits overlap.
+// position (in the order given) but declarations; ok is false when two
+// edits overlap.
 func coalesce(edits []analysis.TextEdit) ([]analysis.TextEdit, bool) {
 	var out []analysis.TextEdit
 	for _, e := range edits {
@@ -503,7 +529,7 @@ func coalesce(edits []analysis.TextEdit) ([]analysis.TextEdit, bool) {
 			switch {
 			case o.Pos == e.Pos && o.End == e.End && string(o.NewText) == string(e.NewText):
 				dup = true
-			case o.Pos == o.End && e.Pos == e.End && o.Pos == e.Pos:
+			case o.Pos == o.End && e.Pos == e.End && o.Pos == e.Pos && !(declText(o.NewText) && declText(e.NewText)):
 				out[i].NewText = append(slices.Clip(o.NewText), e.NewText...)
 				dup = true
 			}
