@@ -8,9 +8,12 @@
 # file is relative to the repository root, check is the finding's ID
 # (LV201 ...), fix is yes when the finding carries a suggested fix. A
 # package that does not load gives a line with check "error": the package
-# in the file column and the error as the message. The end of OUT.tsv is a
-# summary in lines starting with '#': findings, findings with a fix, by
-# check, and errors, per service and in total; it is also printed.
+# in the file column and the error as the message (addresses in messages
+# read <url>); a module whose go mod download fails gives a line with check
+# "download" (its packages may still load: those analyzed need not use the
+# module that failed). The end of OUT.tsv is a summary in lines starting
+# with '#': findings and findings with a fix per service, errors, findings
+# by check, and the totals; it is also printed.
 #
 # Each repository comes from a bare git copy at $MIRROR/OWNER+NAME/repo
 # (default MIRROR=/work/.mirror). Its pinned commit is extracted to
@@ -78,7 +81,7 @@ extract() {
 # tsv REPO ROOT turns BIN -json's tree on stdin into finding and error lines.
 tsv() {
 	jq -r --arg repo "$1" --arg root "$2/" '
-		def clean: gsub("[\t\n\r]+"; " ");
+		def clean: gsub("[\t\n\r]+"; " ") | gsub("[a-z]+://[^ ]+"; "<url>");
 		to_entries[] | .key as $pkg | .value | to_entries[] |
 		if (.value | type) == "array" then
 			.value[] |
@@ -121,14 +124,16 @@ while IFS=$'\t' read -r repo commit moddir pkgs note; do
 	read -r -a patterns <<<"$pkgs"
 	mod=$dir/$moddir
 	if ! dl=$(cd "$mod" && GOFLAGS=-mod=mod GOWORK=off go mod download 2>&1); then
-		printf '%s\t%s\t\terror\t\tgo mod download: %s\n' "$repo" "$moddir" "$(tr '\t\n' '  ' <<<"$dl" | cut -c1-400)" >>"$body"
+		# Not fatal: the packages analyzed may not need the module that
+		# failed (one the proxy refuses, say); BIN reports what does not load.
+		printf '%s\t%s\t\tdownload\t\tgo mod download: %s\n' "$repo" "$moddir" "$(tr '\t\n' '  ' <<<"$dl" | sed -E 's#[a-z]+://[^ ]+#<url>#g' | cut -c1-400)" >>"$body"
 	fi
 	status=0
 	(cd "$mod" && GOFLAGS=-mod=mod GOWORK=off "$bin" -json "${patterns[@]}") >"$work/$name.json" 2>"$work/$name.stderr" || status=$?
 	if [ -s "$work/$name.json" ] && tsv "$repo" "$dir" <"$work/$name.json" >"$work/$name.tsv"; then
 		sort -u "$work/$name.tsv" >>"$body"
 	else
-		printf '%s\t%s\t\terror\t\tlockvet exit %s: %s\n' "$repo" "$moddir" "$status" "$(tr '\t\n' '  ' <"$work/$name.stderr" | cut -c1-400)" >>"$body"
+		printf '%s\t%s\t\terror\t\tlockvet exit %s: %s\n' "$repo" "$moddir" "$status" "$(tr '\t\n' '  ' <"$work/$name.stderr" | sed -E 's#[a-z]+://[^ ]+#<url>#g' | cut -c1-400)" >>"$body"
 	fi
 	log "  $(awk -F'\t' -v r="$repo" '$1 == r && $4 != "error"' "$body" | wc -l) findings, $(awk -F'\t' -v r="$repo" '$1 == r && $4 == "error"' "$body" | wc -l) errors, $((SECONDS - start))s"
 done <"$list"
@@ -137,13 +142,15 @@ done <"$list"
 	printf 'repo\tfile\tline\tcheck\tfix\tmessage\n'
 	cat "$body"
 	awk -F'\t' -v n="$nrun" '
+		$4 == "download" { dl[$1]++; dls++; next }
 		$4 == "error" { err[$1]++; errs++; next }
 		{ f[$1]++; total++; if ($5 == "yes") { fx[$1]++; fixed++ }; byid[$4]++ }
 		END {
 			for (r in f) printf "1\t# %s: %d findings, %d with a fix\n", r, f[r], fx[r]
 			for (r in err) printf "2\t# %s: %d errors (packages that did not load)\n", r, err[r]
+			for (r in dl) printf "2\t# %s: go mod download failed (see its download line)\n", r
 			for (id in byid) printf "3\t# %s: %d\n", id, byid[id]
-			printf "4\t# total: %d services, %d findings, %d with a fix, %d errors\n", n, total, fixed, errs
+			printf "4\t# total: %d services, %d findings, %d with a fix, %d errors, %d download failures\n", n, total, fixed, errs, dls
 		}' "$body" | sort | cut -f2-
 } >"$out"
 grep '^#' "$out"
