@@ -437,7 +437,9 @@ func (p *pair) rewriteLock(u *unit, lc *lockCall, taken map[*ast.FuncDecl]map[st
 		}
 		if lc.form == formIfInit && lc.outer {
 			if w := p.hoistable(u, lc); w != "" {
-				return w
+				// Its names would change meaning before the if: the
+				// call moves with fresh names instead.
+				return p.hoistRenamed(u, lc, a, taken)
 			}
 			ifs := lc.stmt.(*ast.IfStmt)
 			var lhs []string
