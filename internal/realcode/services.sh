@@ -135,7 +135,7 @@ while IFS=$'\t' read -r repo commit moddir pkgs note; do
 	else
 		printf '%s\t%s\t\terror\t\tlockvet exit %s: %s\n' "$repo" "$moddir" "$status" "$(tr '\t\n' '  ' <"$work/$name.stderr" | sed -E 's#[a-z]+://[^ ]+#<url>#g' | cut -c1-400)" >>"$body"
 	fi
-	log "  $(awk -F'\t' -v r="$repo" '$1 == r && $4 != "error"' "$body" | wc -l) findings, $(awk -F'\t' -v r="$repo" '$1 == r && $4 == "error"' "$body" | wc -l) errors, $((SECONDS - start))s"
+	log "  $(awk -F'\t' -v r="$repo" '$1 == r && $4 != "error" && $4 != "download"' "$body" | wc -l) findings, $(awk -F'\t' -v r="$repo" '$1 == r && $4 == "error"' "$body" | wc -l) errors, $((SECONDS - start))s"
 done <"$list"
 
 {
