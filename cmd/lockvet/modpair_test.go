@@ -15,27 +15,37 @@ import (
 // with only the pair's package named. The fix loads the rest of the
 // module when it asks for the callers (with their test files, also under
 // -test=false), and edits them: every file changes, the module builds
-// and vets, and lockvet reports nothing afterwards.
+// and vets, and lockvet reports nothing afterwards. So for a pair that
+// implements an interface of another package (store's, svc's interface,
+// with a fake in svc's test file and the service's calls).
 func TestFixPairOnlyItsPackage(t *testing.T) {
 	t.Parallel()
-	files := []string{"pairpkg/lock.go", "billing/billing.go", "worker/worker_test.go"}
+	files := []string{"pairpkg/lock.go", "billing/billing.go", "worker/worker_test.go", "store/store.go", "svc/svc.go", "svc/svc_test.go"}
 	for _, flags := range [][]string{nil, {"-test=false"}} {
 		dir := clitest.CopyTree(t, filepath.Join("testdata", "modpair"))
 		before := clitest.Snapshot(t, dir)
-		args := append(append([]string{}, flags...), "-json", "./pairpkg")
-		_, diags := clitest.ParseJSON(t, dir, lockvet(t, dir, args...).Stdout)
-		if len(diags) != 2 {
-			t.Fatalf("%v: %d findings, want 2 (LV204, LV201)", flags, len(diags))
-		}
-		for _, d := range diags {
-			if len(d.SuggestedFixes) != 1 {
-				t.Fatalf("%v: %s %s: no fix: %s", flags, d.Posn, d.Category, d.Message)
+		// pairpkg's exported pair; store's pair implements svc's
+		// interface: the fix changes it, the fake in svc's test file and
+		// the service's calls.
+		for _, c := range []struct{ pkg, says string }{
+			{"./pairpkg", "; changes the signatures of the exported Lock and Unlock"},
+			{"./store", "; changes the interface svc.RedeemCache, its implementations and their callers"},
+		} {
+			args := append(append([]string{}, flags...), "-json", c.pkg)
+			_, diags := clitest.ParseJSON(t, dir, lockvet(t, dir, args...).Stdout)
+			if len(diags) != 2 {
+				t.Fatalf("%v: %d findings in %s, want 2 (LV204, LV201)", flags, len(diags), c.pkg)
 			}
-			if m := d.SuggestedFixes[0].Message; !strings.HasSuffix(m, "; changes the signatures of the exported Lock and Unlock") {
-				t.Errorf("%v: fix message %q does not say it changes the exported API", flags, m)
+			for _, d := range diags {
+				if len(d.SuggestedFixes) != 1 {
+					t.Fatalf("%v: %s %s: no fix: %s", flags, d.Posn, d.Category, d.Message)
+				}
+				if m := d.SuggestedFixes[0].Message; !strings.HasSuffix(m, c.says) {
+					t.Errorf("%v: fix message %q does not end %q", flags, m, c.says)
+				}
 			}
 		}
-		args = append(append([]string{}, flags...), "-fix", "./pairpkg")
+		args := append(append([]string{}, flags...), "-fix", "./pairpkg", "./store")
 		lockvet(t, dir, args...).WantCode(t, driver.ExitClean)
 		for _, f := range files {
 			b, err := os.ReadFile(filepath.Join(dir, f))
@@ -50,6 +60,9 @@ func TestFixPairOnlyItsPackage(t *testing.T) {
 			if out := command(t, dir, "go", args...); out.Code != 0 {
 				t.Fatalf("%v: go %v on the fixed copy: %s%s", flags, args, out.Stdout, out.Stderr)
 			}
+		}
+		if out := command(t, dir, "go", "test", "./svc"); out.Code != 0 {
+			t.Fatalf("%v: go test ./svc on the fixed copy: %s%s", flags, out.Stdout, out.Stderr)
 		}
 		lockvet(t, dir, "./...").WantCode(t, driver.ExitClean)
 	}

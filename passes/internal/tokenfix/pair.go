@@ -39,8 +39,9 @@ import (
 //
 // There is no fix when a call cannot be rewritten mechanically: Lock's
 // result passed on, Unlock called where no Lock token is in scope, a
-// function value, or a pair that implements an interface (its other
-// implementations would not match). Callers in other packages (and the
+// function value, or a pair that implements an interface while the host
+// does not give the whole module (with it, the interface changes too:
+// iface.go). Callers in other packages (and the
 // package's own tests, when the host left them out) are edited when the
 // host gives the whole module (Module: the lockvet command loads what it
 // had not when first asked); otherwise an exported pair gets no fix. A
@@ -196,22 +197,34 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 		if fn.Signature().TypeParams().Len() > 0 || fn.Signature().RecvTypeParams().Len() > 0 {
 			return no(fn.Name() + " is generic")
 		}
-		if i := implemented(pass.Pkg, fn); i != "" {
-			// A shared object (a repository) is no holder: a token per
-			// instance would not tell its callers apart. The interface
-			// itself must change, with every implementation and caller.
-			return no(fmt.Sprintf("%s implements %s; make its %s return the token and its %s take it", fn.Name(), i, lfn.Name(), ufn.Name()))
-		}
 	}
-	// An exported pair can be called from the module's other packages:
-	// their calls are edited too, when the host has loaded them all (the
-	// lockvet command loads the rest of the module when first asked).
-	// Without its test files loaded (-test=false), the package's own
-	// tests may call even an unexported pair: the module view, when
-	// there is one, has them too.
-	others, why := pairCallers(pass, mod, lfn, ufn)
+	// A pair that implements an interface of the module changes with
+	// the interface, its other implementations and their callers, when
+	// the host has loaded the whole module (iface.go).
+	ip, why := ifaceClosure(pass, mod, lfn, ufn)
 	if why != "" {
 		return no(why)
+	}
+	var others []lvconfig.ModulePackage
+	if ip == nil {
+		for _, fn := range []*types.Func{lfn, ufn} {
+			if i := implemented(pass.Pkg, fn); i != "" {
+				// A shared object (a repository) is no holder: a token per
+				// instance would not tell its callers apart. The interface
+				// itself must change, with every implementation and caller.
+				return no(fmt.Sprintf("%s implements %s; make its %s return the token and its %s take it", fn.Name(), i, lfn.Name(), ufn.Name()))
+			}
+		}
+		// An exported pair can be called from the module's other packages:
+		// their calls are edited too, when the host has loaded them all (the
+		// lockvet command loads the rest of the module when first asked).
+		// Without its test files loaded (-test=false), the package's own
+		// tests may call even an unexported pair: the module view, when
+		// there is one, has them too.
+		others, why = pairCallers(pass, mod, lfn, ufn)
+		if why != "" {
+			return no(why)
+		}
 	}
 
 	// Lock's results.
@@ -255,18 +268,30 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 	}
 
 	// The renewals, when the token can be threaded to them too; else
-	// the fix leaves them and says why at them.
+	// the fix leaves them and says why at them. A pair that implements
+	// an interface changes with the interface and all that implement
+	// or call it (iface.go); its renewals stay.
 	before := len(p.edits)
-	renewWhy := p.renewal(pass, res, u, renewOps(pass, rens))
-	if why := p.allCallerEdits(u, others); why != "" {
-		if p.rfn == nil {
+	renewWhy := ""
+	if ip != nil {
+		if why := p.ifaceEdits(ip); why != "" {
 			return no(why)
 		}
-		// Without the renewal's callers, maybe.
-		renewWhy = why
-		p.edits, p.rdecl, p.rfn, p.renewed = p.edits[:before], nil, nil, nil
-		if why := p.allCallerEdits(u, others); why != "" {
+		if why := p.ifaceCallers(ip); why != "" {
 			return no(why)
+		}
+	} else {
+		renewWhy = p.renewal(pass, res, u, renewOps(pass, rens))
+		if why := p.allCallerEdits(u, others); why != "" {
+			if p.rfn == nil {
+				return no(why)
+			}
+			// Without the renewal's callers, maybe.
+			renewWhy = why
+			p.edits, p.rdecl, p.rfn, p.renewed = p.edits[:before], nil, nil, nil
+			if why := p.allCallerEdits(u, others); why != "" {
+				return no(why)
+			}
 		}
 	}
 	edits, ok := coalesce(p.edits)
@@ -281,7 +306,7 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 	}
 	var api []string
 	for _, fn := range fns {
-		if exportedAPI(fn) {
+		if ip == nil && exportedAPI(fn) {
 			api = append(api, fn.Name())
 		}
 	}
@@ -294,6 +319,9 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 	}
 	if p.rfn == nil && len(rens) > 0 && renewWhy == "" {
 		renewWhy = "the renewal is not threaded"
+	}
+	if ip != nil {
+		msg += fmt.Sprintf("; changes the interface %s, its implementations and their callers", ip.name)
 	}
 	return &Plan{OK: true, Fix: analysis.SuggestedFix{
 		Message:   msg,
@@ -598,7 +626,11 @@ func (p *pair) lockEdits(u *unit, tokExpr string) string {
 		return "an empty " + decl.Name.Name
 	}
 	indent := u.indent(body.List[0].Pos())
-	p.insert(body.Lbrace+1, "\n"+indent+p.lName+" := "+tokExpr)
+	if tokExpr != "" {
+		// "": another implementation's Lock (ifaceEdits), which
+		// returns p.lName as it is.
+		p.insert(body.Lbrace+1, "\n"+indent+p.lName+" := "+tokExpr)
+	}
 
 	res := decl.Type.Results
 	switch {

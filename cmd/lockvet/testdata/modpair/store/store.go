@@ -1,0 +1,25 @@
+// Package store implements svc's cache on Redis: every holder writes 1
+// and the release is a bare DEL (LV204, LV201).
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"example.com/modpair/svc"
+)
+
+type redeemCache struct{ rdb *redis.Client }
+
+// NewRedeemCache returns the cache on rdb.
+func NewRedeemCache(rdb *redis.Client) svc.RedeemCache { return &redeemCache{rdb: rdb} }
+
+func (c *redeemCache) AcquireRedeemLock(ctx context.Context, code string, ttl time.Duration) (bool, error) {
+	return c.rdb.SetNX(ctx, "redeem:lock:"+code, 1, ttl).Result()
+}
+
+func (c *redeemCache) ReleaseRedeemLock(ctx context.Context, code string) error {
+	return c.rdb.Del(ctx, "redeem:lock:"+code).Err()
+}
