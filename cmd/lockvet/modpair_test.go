@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,4 +95,42 @@ func TestFixPairBrokenTest(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFixKeyPartCallers: a helper trio whose value is a part of its key
+// (testdata/modkeypart: LockAccount(id) writes id, UnlockAccount deletes
+// by a bare DEL, KeepAccount renews by a bare EXPIRE) and its callers in
+// another package, each an LV204 that the helpers' own fix resolves.
+// Every finding carries a fix, the callers' the same edits as the
+// helpers' (so -fix applies them once); the fixed module builds and
+// vets, and lockvet then reports nothing.
+func TestFixKeyPartCallers(t *testing.T) {
+	t.Parallel()
+	dir := clitest.CopyTree(t, filepath.Join("testdata", "modkeypart"))
+	_, diags := clitest.ParseJSON(t, dir, lockvet(t, dir, "-json", "./...").Stdout)
+	if len(diags) != 4 {
+		t.Fatalf("%d findings, want 4 (LV201, LV203 in cache; LV204 at the two calls in task)", len(diags))
+	}
+	var first string
+	for _, d := range diags {
+		if len(d.SuggestedFixes) != 1 {
+			t.Fatalf("%s %s: no fix: %s", d.Posn, d.Category, d.Message)
+		}
+		b, err := json.Marshal(d.SuggestedFixes[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == "" {
+			first = string(b)
+		} else if string(b) != first {
+			t.Errorf("%s %s: its fix is not the helpers' fix", d.Posn, d.Category)
+		}
+	}
+	lockvet(t, dir, "-fix", "./...").WantCode(t, driver.ExitClean)
+	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
+		if out := command(t, dir, "go", args...); out.Code != 0 {
+			t.Fatalf("go %v on the fixed copy: %s%s", args, out.Stdout, out.Stderr)
+		}
+	}
+	lockvet(t, dir, "./...").WantCode(t, driver.ExitClean)
 }

@@ -24,6 +24,9 @@ type Module struct {
 	done     bool
 	err      error
 	noTests  bool
+	// analyzed is what the analysis made of each package of the
+	// module so far (SetAnalyzed), by the package as importers see it.
+	analyzed map[*types.Package]any
 }
 
 // ModulePackage is one loaded, type-checked package of the module.
@@ -113,4 +116,31 @@ func (c *Config) ModuleView() *Module {
 		return nil
 	}
 	return c.Module
+}
+
+// SetAnalyzed records v, what the analysis made of pkg (redisops: its
+// pass and result), so that a fix built for a finding in a package that
+// imports pkg can be the one built for pkg's own finding (a helper
+// pair's token fix, offered at the helpers' callers too). Nothing is
+// recorded for a nil Module.
+func (m *Module) SetAnalyzed(pkg *types.Package, v any) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.analyzed == nil {
+		m.analyzed = map[*types.Package]any{}
+	}
+	m.analyzed[pkg] = v
+}
+
+// Analyzed is what SetAnalyzed recorded for pkg, or nil.
+func (m *Module) Analyzed(pkg *types.Package) any {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.analyzed[pkg]
 }

@@ -540,7 +540,20 @@ func runWith(pass *analysis.Pass, cfg *lvconfig.Config, setup func(*builder)) (a
 	}
 	exportSummaries(pass, b.res.Summaries)
 	exportSummaries(pass, b.forwarders)
+	if len(b.res.Summaries) > 0 {
+		// Helpers the module's other packages call: a fix at a call
+		// of them may be the helpers' own (tokenfix).
+		cfg.ModuleView().SetAnalyzed(pass.Pkg, &Analyzed{Pass: pass, Res: b.res})
+	}
 	return b.res, nil
+}
+
+// Analyzed is a package's pass and result, recorded in the host's module
+// view (lvconfig.Module.SetAnalyzed) when the package has helpers that
+// its importers may call.
+type Analyzed struct {
+	Pass *analysis.Pass
+	Res  *Result
 }
 
 // builder is one run: the result it fills, and the pipelines and

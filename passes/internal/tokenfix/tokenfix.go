@@ -61,6 +61,10 @@ func no(why string) *Plan { return &Plan{Why: why} }
 
 func build(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redisops.ReleaseOptions, mod *lvconfig.Module) *Plan {
 	info := pass.TypesInfo
+	if p := viaPlan(pass, res, a, opts, mod); p != nil {
+		// A call of a helper pair of another package: the pair's fix.
+		return p
+	}
 	if a.Kind != redisops.Acquire || a.Value == nil || a.Func == nil || a.Func.Body == nil || len(a.Keys) != 1 {
 		return no("the value is not written in the call")
 	}
