@@ -71,7 +71,10 @@ func TestFixPairOnlyItsPackage(t *testing.T) {
 
 // TestFixPairBrokenTest: a package whose test files do not compile
 // (billing's) is searched by name only: a file of it that names Lock
-// withholds the fix, and says so; if none does, the fix is as it is.
+// withholds the fix, and says so; if none does, the fix is as it is. So
+// is a file that a build constraint leaves out (a test behind
+// //go:build integration): a fix that changed Lock's signature would
+// break the build with that tag.
 func TestFixPairBrokenTest(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -79,6 +82,8 @@ func TestFixPairBrokenTest(t *testing.T) {
 	}{
 		{"package billing\n\nfunc TestBroken() { undefined() }\n", ""},
 		{"package billing\n\nimport \"example.com/modpair/pairpkg\"\n\nvar s pairpkg.Store\n\nfunc TestBroken() { s.Lock(nil, undefined) }\n", "(no fix: broken_test.go may call Lock and does not compile)"},
+		{"//go:build integration\n\npackage billing\n\nimport \"example.com/modpair/pairpkg\"\n\nvar s pairpkg.Store\n\nfunc TestTagged() { s.Lock(nil, \"x\") }\n", "(no fix: broken_test.go may call Lock and is not in this build)"},
+		{"//go:build integration\n\npackage billing\n\nfunc TestTagged() {}\n", ""},
 	} {
 		dir := clitest.CopyTree(t, filepath.Join("testdata", "modpair"))
 		clitest.WriteFiles(t, dir, map[string]string{"billing/broken_test.go": c.src})

@@ -3,9 +3,12 @@ package driver
 import (
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
+	"go/types"
 	"maps"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/packages"
 
@@ -62,17 +65,50 @@ func (l *Loaded) SetModule(m *lvconfig.Module, dir string, tests bool) {
 			}
 		}
 		if len(want) == 0 {
-			return nil, true, nil
+			return excluded(fset, l.Roots), true, nil
 		}
-		more, loaded, err := loadRest(modDir, fset, want, files)
+		more, rest, err := loadRest(modDir, fset, want, files)
 		if err != nil {
 			return nil, false, err
 		}
 		l.restMu.Lock()
-		l.rest = loaded
+		l.rest = rest
 		l.restMu.Unlock()
-		return more, true, nil
+		return append(more, excluded(fset, l.Roots, rest)...), true, nil
 	})
+}
+
+// excluded parses, into fset, the Go files of pkgs that a build
+// constraint leaves out of this build (IgnoredFiles: a file for another
+// GOOS, a test behind //go:build integration), one syntax-only package
+// per package that has any, marked Excluded. A file that does not parse
+// is left out: the go command would not build it either.
+func excluded(fset *token.FileSet, pkgs ...[]*packages.Package) []lvconfig.ModulePackage {
+	seen := map[string]bool{}
+	var out []lvconfig.ModulePackage
+	for _, list := range pkgs {
+		for _, p := range list {
+			var syn []*ast.File
+			for _, name := range p.IgnoredFiles {
+				if !strings.HasSuffix(name, ".go") || seen[name] {
+					continue
+				}
+				seen[name] = true
+				if f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution); err == nil {
+					syn = append(syn, f)
+				}
+			}
+			if len(syn) == 0 {
+				continue
+			}
+			tp := p.Types
+			if tp == nil {
+				tp = types.NewPackage(p.PkgPath, p.Name)
+			}
+			out = append(out, lvconfig.ModulePackage{Fset: fset, Types: tp, Files: syn, Broken: true, Excluded: true})
+		}
+	}
+	return out
 }
 
 // loadRest loads the packages at paths with their tests into fset, and

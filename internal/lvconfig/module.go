@@ -38,6 +38,11 @@ type ModulePackage struct {
 	// Broken: the package does not type-check (its test files, as a
 	// rule); its Info is not to be trusted, only its syntax.
 	Broken bool
+	// Excluded: files of the package that a build constraint leaves out
+	// of this build (another GOOS, a tag such as integration); only
+	// their syntax is here, and Broken is set too. A fix must not change
+	// what they call: a build with that tag would no longer compile.
+	Excluded bool
 }
 
 // Set records the loaded packages. complete, called when a fix first

@@ -97,7 +97,7 @@ func ifaceClosure(pass *analysis.Pass, mod *lvconfig.Module, lfn, ufn *types.Fun
 		mods[mp.Types.Path()] = true
 		if mp.Broken {
 			if f := namesAny(mp, names); f != "" {
-				return nil, fmt.Sprintf("%s may call %s and does not compile", f, lfn.Name())
+				return nil, fmt.Sprintf("%s may call %s and %s", f, lfn.Name(), notBuilt(mp))
 			}
 			continue
 		}

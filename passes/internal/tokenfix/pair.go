@@ -393,7 +393,7 @@ func pairCallers(pass *analysis.Pass, mod *lvconfig.Module, lfn, ufn *types.Func
 			// pair (it imports the package, or is of the package) and
 			// names Lock or Unlock leaves the fix out.
 			if f := namesPair(pass, mp, lfn, ufn, exported); f != "" {
-				return nil, fmt.Sprintf("%s may call %s and does not compile", f, lfn.Name())
+				return nil, fmt.Sprintf("%s may call %s and %s", f, lfn.Name(), notBuilt(mp))
 			}
 			continue
 		}
@@ -456,6 +456,16 @@ func namesPair(pass *analysis.Pass, mp lvconfig.ModulePackage, lfn, ufn *types.F
 		}
 	}
 	return ""
+}
+
+// notBuilt says why mp, a package whose types are not to be trusted,
+// is read by name: it does not compile, or a build constraint leaves it
+// out of this build.
+func notBuilt(mp lvconfig.ModulePackage) string {
+	if mp.Excluded {
+		return "is not in this build"
+	}
+	return "does not compile"
 }
 
 // hasTests reports whether the pass has test files of its package.
