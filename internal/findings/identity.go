@@ -45,15 +45,39 @@ func (res *Result) Identify(f *Finding) Identity {
 // keep only the file's base name.
 var positionsRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:\S*/)?([^\s/:]+\.go):\d+(?::\d+)?`) })
 
-// noFixRE matches the reason a message gives for carrying no fix ("(no
-// fix: Unlock is called from another module)"): it says what lockvet can
-// rewrite, not what the finding is, so a release that learns the fix (or
-// words the reason anew) keeps the finding's identity and its baseline.
-var noFixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` ?\(no fix: [^()]*\)`) })
-
-// WithoutReason is msg without its "(no fix: …)" reason: what the
-// finding says, as its identity keeps it.
-func WithoutReason(msg string) string { return noFixRE().ReplaceAllString(msg, "") }
+// WithoutReason is msg without the reason it gives for carrying no fix
+// ("(no fix: Unlock is called from another module)"), parentheses
+// inside the reason included: the reason says what lockvet can rewrite,
+// not what the finding is, so a release that learns the fix (or words
+// the reason anew) keeps the finding's identity and its baseline.
+func WithoutReason(msg string) string {
+	const open = "(no fix: "
+	var b strings.Builder
+	for {
+		i := strings.Index(msg, open)
+		if i < 0 {
+			break
+		}
+		depth, end := 0, -1
+		for j := i; j < len(msg) && end < 0; j++ {
+			switch msg[j] {
+			case '(':
+				depth++
+			case ')':
+				if depth--; depth == 0 {
+					end = j + 1
+				}
+			}
+		}
+		if end < 0 {
+			break // unbalanced: left as it is
+		}
+		b.WriteString(strings.TrimSuffix(msg[:i], " "))
+		msg = msg[end:]
+	}
+	b.WriteString(msg)
+	return b.String()
+}
 
 // Fingerprinted returns the findings and the suppressed findings sorted
 // by position, and each one's fingerprint: the hash of its identity and

@@ -33,3 +33,19 @@ func TestIdentity(t *testing.T) {
 		t.Errorf("code without an end = %q", id.Code)
 	}
 }
+
+func TestWithoutReason(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Del of lock key k does not check the owner", "Del of lock key k does not check the owner"},
+		{"Del of k does not check the owner (no fix: Unlock is called from another module)", "Del of k does not check the owner"},
+		// A reason that names a file in parentheses of its own.
+		{"Release has no token (no fix: RedisBackend has no Eval: stubRedis (redis_test.go) wraps no go-redis client)", "Release has no token"},
+		{"a (b) (no fix: c (d) e) and more", "a (b) and more"},
+		// Unbalanced: kept whole rather than cut short.
+		{"x (no fix: y (z)", "x (no fix: y (z)"},
+	} {
+		if got := findings.WithoutReason(c.in); got != c.want {
+			t.Errorf("WithoutReason(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -7,7 +7,7 @@ corpuslib.py findings CASES OUT       findings.tsv of OUT/NAME.json on stdout,
 """
 import collections, json, os, re, sys
 
-NOFIX = re.compile(r"\(no fix: [^()]*\)")
+NOFIX = re.compile(r"\(no fix: ")  # a reason may hold parentheses of its own
 
 
 def groups(cases):
