@@ -108,9 +108,10 @@ func New(ops *analysis.Analyzer, cfg *lvconfig.Config) *analysis.Analyzer {
 const maxDepth = 4
 
 type checker struct {
-	pass *analysis.Pass
-	res  *redisops.Result
-	r    *report.Reporter
+	pass  *analysis.Pass
+	res   *redisops.Result
+	r     *report.Reporter
+	decls map[*types.Func]*ast.FuncDecl // the package's functions, built when first asked
 }
 
 // ttl checks the TTL argument of an acquire, write or expire.
@@ -582,10 +583,107 @@ func (c *checker) durationConv(e ast.Expr) (*ast.CallExpr, ast.Expr) {
 	if _, m := durationMethod(info, x); m != "" {
 		return call, x
 	}
-	if !plainNumber(info, x) {
+	if !plainNumber(info, x) || c.nanosCall(x) {
 		return nil, nil
 	}
 	return call, x
+}
+
+// nanosCall reports whether x calls a function of the package that
+// computes its result in nanoseconds: a returned expression, or an
+// assignment to a returned variable, that is no plain number
+// (timeout = minutes * int64(time.Minute); return timeout). One level
+// deep: the function's own callees are not followed.
+func (c *checker) nanosCall(x ast.Expr) bool {
+	info := c.pass.TypesInfo
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if found || !ok {
+			return !found
+		}
+		fn := typeutil.StaticCallee(info, call)
+		if fn == nil || fn.Pkg() != c.pass.Pkg {
+			return true
+		}
+		if decl := c.funcDecl(fn); decl != nil && decl.Body != nil && !returnsPlain(info, decl.Body) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// funcDecl is fn's declaration among the package's files, or nil.
+func (c *checker) funcDecl(fn *types.Func) *ast.FuncDecl {
+	if c.decls == nil {
+		c.decls = map[*types.Func]*ast.FuncDecl{}
+		for _, f := range c.pass.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok {
+					if obj, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+						c.decls[obj] = fd
+					}
+				}
+			}
+		}
+	}
+	return c.decls[fn]
+}
+
+// returnsPlain reports whether every value body returns is a plain
+// number: each returned expression, and each value assigned to a local
+// variable that a return statement returns. Function literals inside
+// body are not its returns.
+func returnsPlain(info *types.Info, body *ast.BlockStmt) bool {
+	returned := map[types.Object]bool{}
+	plain := true
+	inspectOwn(body, func(n ast.Node) {
+		r, ok := n.(*ast.ReturnStmt)
+		if !ok {
+			return
+		}
+		for _, e := range r.Results {
+			if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok {
+					returned[v] = true
+					continue
+				}
+			}
+			if !plainNumber(info, e) {
+				plain = false
+			}
+		}
+	})
+	if !plain || len(returned) == 0 {
+		return plain
+	}
+	inspectOwn(body, func(n ast.Node) {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != len(as.Rhs) {
+			return
+		}
+		for i, l := range as.Lhs {
+			id, ok := ast.Unparen(l).(*ast.Ident)
+			if ok && returned[info.ObjectOf(id)] && !plainNumber(info, as.Rhs[i]) {
+				plain = false
+			}
+		}
+	})
+	return plain
+}
+
+// inspectOwn calls f for each node of body outside its function literals.
+func inspectOwn(body *ast.BlockStmt, f func(ast.Node)) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if n != nil {
+			f(n)
+		}
+		return true
+	})
 }
 
 // plainNumber reports whether x carries no sign of being in nanoseconds

@@ -116,6 +116,30 @@ func unknownUnit(ctx context.Context, rdb *redis.Client, key, tok string, expire
 	rdb.Expire(ctx, key, time.Duration(expire+1))   // want `no fix: expire does not say its unit`
 }
 
+// Silent: a function of the package that computes its result in
+// nanoseconds (a session timeout read as minutes and scaled); the
+// conversion of its result carries no unit bug. A function that returns
+// a plain count is still reported.
+func sessionTimeout(fallback int64, minutes int64) int64 {
+	timeout := fallback
+	if minutes > 0 {
+		timeout = minutes * int64(time.Minute)
+	}
+	return timeout
+}
+
+func lockTimeout(fallback int64) int64 {
+	if fallback > 0 {
+		return fallback
+	}
+	return 30
+}
+
+func computedNanos(ctx context.Context, rdb *redis.Client, key, tok string, fallback int64) {
+	rdb.SetNX(ctx, key, tok, time.Duration(sessionTimeout(fallback, 30)))
+	rdb.SetNX(ctx, key, tok, time.Duration(lockTimeout(fallback))) // want `reads lockTimeout\(fallback\) as nanoseconds.*\(no fix: fallback does not say its unit\)$`
+}
+
 // Bug: the last word of the name is the unit (leaseMinutes, ttl_sec).
 func namedUnits(ctx context.Context, rdb *redis.Client, key, tok string, leaseMinutes, ttl_sec int) {
 	rdb.SetNX(ctx, key, tok, time.Duration(leaseMinutes)) // want `reads leaseMinutes, a count of minutes, as nanoseconds \(about 1 ms\); write time\.Duration\(leaseMinutes\) \* time\.Minute$`
