@@ -362,6 +362,13 @@ func insertion(a *redisops.Op, dels []*redisops.Op) (ast.Stmt, token.Pos, bool) 
 			continue
 		}
 		s := stmts[i]
+		switch s.(type) {
+		case *ast.CaseClause, *ast.CommClause:
+			// A clause of a switch or select: nothing can be declared
+			// before it; the acquire and a release are in different
+			// clauses, so the token goes before the switch.
+			continue
+		}
 		all := true
 		for _, d := range dels {
 			if d.Call.Pos() < s.Pos() || d.Call.End() > stmts[len(stmts)-1].End() {
