@@ -11,7 +11,9 @@
 // WithExpiry, bsm/redislock's Obtain and Refresh, rueidislock's KeyValidity):
 // WithExpiry(30) is a 30ns lock, sent as 1 ms or as 0.
 // time.Duration(cfg.LockSeconds) has the same effect: a conversion is not a
-// unit. A TTL computed from Unix()/UnixNano() is the current date read as a
+// unit (a number the package already scales to nanoseconds, in a function that
+// returns n * int64(time.Second) or in a field or package variable it assigns
+// so somewhere, is not reported). A TTL computed from Unix()/UnixNano() is the current date read as a
 // length of time. A time.Duration passed as a Lua script argument reaches the
 // script as nanoseconds, so PEXPIRE ARGV[2] with 30s sets about 347 days (and
 // go-redis v6/v7 cannot encode it at all); this is reported only when lockvet

@@ -35,7 +35,9 @@ The TTLs lock libraries take are time.Duration values too (redsync's
 WithExpiry, bsm/redislock's Obtain and Refresh, rueidislock's KeyValidity):
 WithExpiry(30) is a 30ns lock, sent as 1 ms or as 0.
 time.Duration(cfg.LockSeconds) has the same effect: a conversion is not a
-unit. A TTL computed from Unix()/UnixNano() is the current date read as a
+unit (a number the package already scales to nanoseconds, in a function that
+returns n * int64(time.Second) or in a field or package variable it assigns
+so somewhere, is not reported). A TTL computed from Unix()/UnixNano() is the current date read as a
 length of time. A time.Duration passed as a Lua script argument reaches the
 script as nanoseconds, so PEXPIRE ARGV[2] with 30s sets about 347 days (and
 go-redis v6/v7 cannot encode it at all); this is reported only when lockvet
@@ -112,6 +114,7 @@ type checker struct {
 	res   *redisops.Result
 	r     *report.Reporter
 	decls map[*types.Func]*ast.FuncDecl // the package's functions, built when first asked
+	nanos map[*types.Var]bool           // fields and package variables assigned nanoseconds, built when first asked
 }
 
 // ttl checks the TTL argument of an acquire, write or expire.
@@ -583,7 +586,7 @@ func (c *checker) durationConv(e ast.Expr) (*ast.CallExpr, ast.Expr) {
 	if _, m := durationMethod(info, x); m != "" {
 		return call, x
 	}
-	if !plainNumber(info, x) || c.nanosCall(x) {
+	if !plainNumber(info, x) || c.nanosCall(x) || c.nanosVar(x) {
 		return nil, nil
 	}
 	return call, x
@@ -612,6 +615,117 @@ func (c *checker) nanosCall(x ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// nanosVar reports whether x reads a struct field or a package-level
+// variable that the package assigns a value in nanoseconds somewhere
+// (rp.maxlifetime = n * int64(time.Second), Config{TTL: int64(d)}): the
+// conversion back to time.Duration keeps its unit.
+func (c *checker) nanosVar(x ast.Expr) bool {
+	info := c.pass.TypesInfo
+	if c.nanos == nil {
+		c.nanos = map[*types.Var]bool{}
+		astx.FieldWrites(info, c.res.Inspector, func(f *types.Var, value ast.Expr, _ ast.Node) {
+			if value != nil && nanosExpr(info, value) {
+				c.nanos[f] = true
+			}
+		})
+		// Package variables: var lease = 30 * int64(time.Second), or
+		// lease = ... in a function.
+		pkgVar := func(id *ast.Ident, value ast.Expr) {
+			if v, ok := info.ObjectOf(id).(*types.Var); ok && v.Parent() == c.pass.Pkg.Scope() && nanosExpr(info, value) {
+				c.nanos[v] = true
+			}
+		}
+		for n := range c.res.Inspector.PreorderSeq((*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil)) {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if n.Tok == token.ASSIGN && len(n.Lhs) == len(n.Rhs) {
+					for i, l := range n.Lhs {
+						if id := astx.IdentOf(l); id != nil {
+							pkgVar(id, n.Rhs[i])
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				if len(n.Names) == len(n.Values) {
+					for i, id := range n.Names {
+						pkgVar(id, n.Values[i])
+					}
+				}
+			}
+		}
+	}
+	if len(c.nanos) == 0 {
+		return false
+	}
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if f := astx.FieldOf(info, n); f != nil && c.nanos[f] {
+				found = true
+			}
+		case *ast.Ident:
+			if v, ok := info.Uses[n].(*types.Var); ok && c.nanos[v] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// nanosExpr reports whether e computes a count of nanoseconds: a
+// time.Duration converted to a number (int64(d)), d.Nanoseconds(), or a
+// product with a time.Duration or a constant of package time
+// (n * int64(time.Second)). A quotient by one (d / time.Millisecond) is a
+// count of that unit, not of nanoseconds.
+func nanosExpr(info *types.Info, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	switch e := e.(type) {
+	case *ast.CallExpr:
+		if tv, ok := info.Types[e.Fun]; ok && tv.IsType() {
+			if len(e.Args) != 1 {
+				return false
+			}
+			if b, ok := ast.Unparen(e.Args[0]).(*ast.BinaryExpr); ok && b.Op == token.QUO {
+				return false // int64(d / time.Millisecond) counts milliseconds
+			}
+			return isDuration(info.TypeOf(e.Args[0])) || nanosExpr(info, e.Args[0])
+		}
+		fn, ok := typeutil.Callee(info, e).(*types.Func)
+		return ok && isTimeMethod(fn, "Duration") && fn.Name() == "Nanoseconds"
+	case *ast.BinaryExpr:
+		if e.Op != token.MUL {
+			return false
+		}
+		return timeFactor(info, e.X) || timeFactor(info, e.Y)
+	}
+	return false
+}
+
+// timeFactor reports whether e, a factor of a product, is a
+// time.Duration or a constant of package time, possibly converted.
+func timeFactor(info *types.Info, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if call, ok := e.(*ast.CallExpr); ok {
+		if tv, ok := info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
+			return timeFactor(info, call.Args[0])
+		}
+	}
+	if isDuration(info.TypeOf(e)) {
+		return true
+	}
+	var id *ast.Ident
+	switch e := e.(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	}
+	k, ok := info.Uses[id].(*types.Const)
+	return ok && k.Pkg() != nil && k.Pkg().Path() == "time"
 }
 
 // funcDecl is fn's declaration among the package's files, or nil.

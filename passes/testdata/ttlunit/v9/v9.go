@@ -140,6 +140,36 @@ func computedNanos(ctx context.Context, rdb *redis.Client, key, tok string, fall
 	rdb.SetNX(ctx, key, tok, time.Duration(lockTimeout(fallback))) // want `reads lockTimeout\(fallback\) as nanoseconds.*\(no fix: fallback does not say its unit\)$`
 }
 
+// Silent: a field the package assigns in nanoseconds elsewhere (a session
+// store scaling its configured seconds) keeps its unit when converted. A
+// field assigned a count of milliseconds, or never assigned, is still
+// reported.
+type sessionStore struct {
+	maxlifetime int64
+	waitMs      int64
+	lockSecs    int64
+	idleTTL     int64
+}
+
+func (s *sessionStore) configure(n int64, d time.Duration) {
+	s.maxlifetime = n * int64(time.Second)
+	s.waitMs = int64(d / time.Millisecond)
+}
+
+func newSessionStore(d time.Duration) *sessionStore {
+	return &sessionStore{idleTTL: int64(d)}
+}
+
+var defaultLease = 30 * int64(time.Second)
+
+func fieldNanos(ctx context.Context, rdb *redis.Client, s *sessionStore, key, tok string) {
+	rdb.Set(ctx, key, tok, time.Duration(s.maxlifetime))
+	rdb.Set(ctx, key, tok, time.Duration(s.idleTTL))
+	rdb.SetNX(ctx, key, tok, time.Duration(defaultLease))
+	rdb.PExpire(ctx, key, time.Duration(s.waitMs))      // want `reads s\.waitMs, a count of milliseconds`
+	rdb.SetNX(ctx, key, tok, time.Duration(s.lockSecs)) // want `reads s\.lockSecs, a count of seconds`
+}
+
 // Bug: the last word of the name is the unit (leaseMinutes, ttl_sec).
 func namedUnits(ctx context.Context, rdb *redis.Client, key, tok string, leaseMinutes, ttl_sec int) {
 	rdb.SetNX(ctx, key, tok, time.Duration(leaseMinutes)) // want `reads leaseMinutes, a count of minutes, as nanoseconds \(about 1 ms\); write time\.Duration\(leaseMinutes\) \* time\.Minute$`
