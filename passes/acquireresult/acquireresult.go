@@ -363,7 +363,7 @@ func (c *checker) flow(a *redisops.Op, out redisops.Outcome) {
 	if c.locks == nil {
 		c.locks = lockid.New(c.pass, c.res)
 	}
-	f := newFlow(c.pass, c.locks, c.facts(a), a, out)
+	f := newFlow(c.pass, c.res, c.locks, c.facts(a), a, out)
 	if f == nil {
 		return
 	}
@@ -418,6 +418,8 @@ func (c *checker) flow(a *redisops.Op, out redisops.Outcome) {
 	d := analysis.Diagnostic{Pos: a.Call.Pos(), End: out.Expr.End(), Message: msg}
 	if fix := c.failClosedFix(f, pick); fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	} else if pick.kind == release || pick.kind == work {
+		d.Message += " (no fix: where this path should stop is the author's choice)"
 	}
 	switch pick.kind {
 	case retTrue, retNil:

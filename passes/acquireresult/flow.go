@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/cfg"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/lockvet/lockvet/passes/internal/constval"
 	"github.com/lockvet/lockvet/passes/internal/lockid"
@@ -145,6 +146,7 @@ type sink struct {
 
 type flow struct {
 	pass *analysis.Pass
+	res  *redisops.Result
 	info *types.Info
 	a    *redisops.Op
 	out  redisops.Outcome
@@ -181,8 +183,8 @@ type flow struct {
 	bad                      bool // a test of the reply that this check does not read
 }
 
-func newFlow(pass *analysis.Pass, locks *lockid.Locks, fn *funcFacts, a *redisops.Op, out redisops.Outcome) *flow {
-	f := &flow{pass: pass, info: pass.TypesInfo, fn: fn, a: a, out: out, boolIdx: -1, errIdx: -1, lastErr: -1, sinks: map[ast.Node]*sink{}}
+func newFlow(pass *analysis.Pass, res *redisops.Result, locks *lockid.Locks, fn *funcFacts, a *redisops.Op, out redisops.Outcome) *flow {
+	f := &flow{pass: pass, res: res, info: pass.TypesInfo, fn: fn, a: a, out: out, boolIdx: -1, errIdx: -1, lastErr: -1, sinks: map[ast.Node]*sink{}}
 	if id, ok := out.Value.(*ast.Ident); ok {
 		f.val = f.info.ObjectOf(id)
 	}
@@ -316,6 +318,7 @@ func (f *flow) run() {
 			}
 			f.visit(n, s)
 			s = f.owned(n, s)
+			s = f.exitOnErr(n, s)
 		}
 		if len(b.Succs) == 2 && len(b.Nodes) > 0 {
 			cond, _ := b.Nodes[len(b.Nodes)-1].(ast.Expr)
@@ -413,6 +416,82 @@ func (f *flow) owned(n ast.Node, s state) state {
 		}
 	}
 	return s
+}
+
+// exitOnErr drops the outcomes with a non-nil error after a statement
+// that hands the acquire's error to a function of the package that never
+// returns when it is not nil (func check(err error) { if err != nil {
+// log.Fatal(err) } }): past it, the error is nil.
+func (f *flow) exitOnErr(n ast.Node, s state) state {
+	es, ok := n.(*ast.ExprStmt)
+	if !ok {
+		return s
+	}
+	call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+	if !ok {
+		return s
+	}
+	fn := typeutil.StaticCallee(f.info, call)
+	if fn == nil || fn.Pkg() != f.pass.Pkg || call.Ellipsis.IsValid() {
+		return s
+	}
+	decl := f.res.Decl(f.info, fn)
+	if decl == nil || decl.Body == nil || len(decl.Body.List) == 0 {
+		return s
+	}
+	var param types.Object
+	i := 0
+	for _, field := range decl.Type.Params.List {
+		for _, name := range field.Names {
+			if i < len(call.Args) && f.isErr(call.Args[i]) {
+				param = f.info.Defs[name]
+			}
+			i++
+		}
+		if len(field.Names) == 0 {
+			i++
+		}
+	}
+	if param == nil || !exitsIfSet(f.info, decl.Body.List[0], param) {
+		return s
+	}
+	var r state
+	s.each(func(o outcomes, dead int) {
+		if dead&errDead != 0 || o == acquired || o == busy && busyInValue(f.out.Busy) {
+			r |= bit(o, dead)
+		}
+	})
+	return r
+}
+
+// exitsIfSet reports whether st is if p != nil { ...; call } (no init, no
+// else) whose last statement is a call that never returns.
+func exitsIfSet(info *types.Info, st ast.Stmt, p types.Object) bool {
+	is, ok := st.(*ast.IfStmt)
+	if !ok || is.Init != nil || is.Else != nil || len(is.Body.List) == 0 {
+		return false
+	}
+	cond, ok := ast.Unparen(is.Cond).(*ast.BinaryExpr)
+	if !ok || cond.Op != token.NEQ {
+		return false
+	}
+	x, y := ast.Unparen(cond.X), ast.Unparen(cond.Y)
+	if tv, ok := info.Types[x]; ok && tv.IsNil() {
+		x, y = y, x
+	}
+	id, ok := x.(*ast.Ident)
+	if !ok || info.Uses[id] != p {
+		return false
+	}
+	if tv, ok := info.Types[y]; !ok || !tv.IsNil() {
+		return false
+	}
+	last, ok := is.Body.List[len(is.Body.List)-1].(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	c, ok := ast.Unparen(last.X).(*ast.CallExpr)
+	return ok && redisops.NeverReturns(info, c)
 }
 
 // visit records what reaches the sinks in n.

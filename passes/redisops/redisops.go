@@ -1086,6 +1086,28 @@ func (f *Func) CFG() *cfg.CFG {
 	return f.cfg
 }
 
+// NeverReturns reports whether call never returns: panic, os.Exit,
+// log.Fatal*, log.Panic*, runtime.Goexit.
+func NeverReturns(info *types.Info, call *ast.CallExpr) bool { return !mayReturn(info, call) }
+
+// Decl is the declaration of fn among the package's files, or nil (fn
+// of another package, or a function without a body in source). The
+// index is built on first use and shared by the checks.
+func (r *Result) Decl(info *types.Info, fn *types.Func) *ast.FuncDecl {
+	type declsKey struct{}
+	decls := r.Shared(declsKey{}, func() any {
+		m := map[*types.Func]*ast.FuncDecl{}
+		for n := range r.Inspector.PreorderSeq((*ast.FuncDecl)(nil)) {
+			d := n.(*ast.FuncDecl)
+			if obj, ok := info.Defs[d.Name].(*types.Func); ok {
+				m[obj] = d
+			}
+		}
+		return m
+	}).(map[*types.Func]*ast.FuncDecl)
+	return decls[fn]
+}
+
 // mayReturn is false for calls that never return: panic, os.Exit,
 // log.Fatal*, log.Panic*, runtime.Goexit.
 func mayReturn(info *types.Info, call *ast.CallExpr) bool {

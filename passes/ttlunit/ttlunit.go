@@ -113,8 +113,7 @@ type checker struct {
 	pass  *analysis.Pass
 	res   *redisops.Result
 	r     *report.Reporter
-	decls map[*types.Func]*ast.FuncDecl // the package's functions, built when first asked
-	nanos map[*types.Var]bool           // fields and package variables assigned nanoseconds, built when first asked
+	nanos map[*types.Var]bool // fields and package variables assigned nanoseconds, built when first asked
 }
 
 // ttl checks the TTL argument of an acquire, write or expire.
@@ -609,7 +608,7 @@ func (c *checker) nanosCall(x ast.Expr) bool {
 		if fn == nil || fn.Pkg() != c.pass.Pkg {
 			return true
 		}
-		if decl := c.funcDecl(fn); decl != nil && decl.Body != nil && !returnsPlain(info, decl.Body) {
+		if decl := c.res.Decl(c.pass.TypesInfo, fn); decl != nil && decl.Body != nil && !returnsPlain(info, decl.Body) {
 			found = true
 		}
 		return !found
@@ -726,23 +725,6 @@ func timeFactor(info *types.Info, e ast.Expr) bool {
 	}
 	k, ok := info.Uses[id].(*types.Const)
 	return ok && k.Pkg() != nil && k.Pkg().Path() == "time"
-}
-
-// funcDecl is fn's declaration among the package's files, or nil.
-func (c *checker) funcDecl(fn *types.Func) *ast.FuncDecl {
-	if c.decls == nil {
-		c.decls = map[*types.Func]*ast.FuncDecl{}
-		for _, f := range c.pass.Files {
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok {
-					if obj, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-						c.decls[obj] = fd
-					}
-				}
-			}
-		}
-	}
-	return c.decls[fn]
 }
 
 // returnsPlain reports whether every value body returns is a plain
