@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	redigo "github.com/gomodule/redigo/redis"
+
 	bugmc "github.com/lockvet/lockvet/proof/internal/adapters/buggy/memcache"
 	bugredigo "github.com/lockvet/lockvet/proof/internal/adapters/buggy/redigo"
 	bugrueidis "github.com/lockvet/lockvet/proof/internal/adapters/buggy/rueidis"
@@ -80,6 +82,25 @@ func TestProofAdapters(t *testing.T) {
 			record(t, "6c", be.name,
 				"reports the lock taken (true, nil) while A holds it: the caller enters the critical section",
 				"reports busy (false, nil)")
+
+			// 5d: LV104 on redigo, a count of milliseconds given to EX.
+			var left [2]int64
+			for i, acquire := range []func(redigo.Conn, string, string, time.Duration) (bool, error){bugredigo.AcquireFor, fixredigo.AcquireFor} {
+				key := fmt.Sprintf("lock:proof5d:%d", i)
+				if !must(acquire(c, key, "A", childTTL))(t) {
+					t.Fatalf("%s: could not take a free lock", key)
+				}
+				left[i] = must(redigo.Int64(c.Do("PTTL", key)))(t)
+			}
+			if left[0] < 1000*childTTL.Milliseconds()-5000 || left[0] > 1000*childTTL.Milliseconds() {
+				t.Errorf("5d buggy: PTTL %d ms, want about %d (1000 times the TTL)", left[0], 1000*childTTL.Milliseconds())
+			}
+			if left[1] < childTTL.Milliseconds()-1000 || left[1] > childTTL.Milliseconds() {
+				t.Errorf("5d fixed: PTTL %d ms, want about %d", left[1], childTTL.Milliseconds())
+			}
+			record(t, "5d", be.name,
+				fmt.Sprintf("taking a %s lock sends EX %d: PTTL ≈ %s, so a dead holder blocks everyone 1000 times longer", approx(childTTL), childTTL.Milliseconds(), approx(time.Duration(left[0])*time.Millisecond)),
+				fmt.Sprintf("sends PX %d: PTTL ≈ %s", childTTL.Milliseconds(), approx(time.Duration(left[1])*time.Millisecond)))
 
 			s := redisStore(t, be)
 			ops, from := lockvetOrTemplate(t, "redigo",

@@ -47,6 +47,7 @@ var cases = []proofCase{
 	{"5a", "TTL written as 30 where a time.Duration is expected", "LV104", "ttlunit", "AcquireUntyped", "TestProofTTLUnit", redisBoth},
 	{"5b", "TTL converted with time.Duration(ttl.Seconds())", "LV104", "ttlunit", "AcquireSeconds", "TestProofTTLUnit", redisBoth},
 	{"5c", "time.Duration passed as the PEXPIRE argument of a script", "LV104", "ttlunit", "Extend", "TestProofTTLUnit", redisBoth},
+	{"5d", "redigo SET NX with a count of milliseconds given to EX", "LV104", "redigo", "AcquireFor", "TestProofAdapters", redisBoth},
 	{"6a", "SETNX whose reply is read with .Err() only, lock held by another", "LV105", "acquireresult", "TryAcquire", "TestProofAcquireResult", redisBoth},
 	{"6b", "redigo SET NX on a held lock, and the template's acquire", "", "internal/clients/redigo", "Mutex.TryLock", "TestProofAcquireResult", redisBoth},
 	{"6c", "redigo SET NX whose error only is read, lock held by another", "LV105", "redigo", "TryAcquire", "TestProofAdapters", redisBoth},

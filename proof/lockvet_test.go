@@ -84,7 +84,7 @@ var wantFindings = map[string][]string{
 	"goredis9":      {"LV101 Mutex.TryLock", "LV201 Mutex.Unlock", "LV203 Mutex.Refresh"},
 	"goredis8":      {"LV101 Mutex.TryLock", "LV201 Mutex.Unlock", "LV203 Mutex.Refresh"},
 	// internal/adapters
-	"redigo":   {"LV101 Mutex.TryLock", "LV201 Mutex.Unlock", "LV203 Mutex.Refresh", "LV105 TryAcquire"},
+	"redigo":   {"LV101 Mutex.TryLock", "LV201 Mutex.Unlock", "LV203 Mutex.Refresh", "LV105 TryAcquire", "LV104 AcquireFor"},
 	"rueidis":  {"LV101 Mutex.TryLock", "LV201 Mutex.Unlock", "LV203 Mutex.Refresh"},
 	"memcache": {"LV101 Mutex.TryLock (no fix)", "LV201 Mutex.Unlock (no fix)", "LV203 Mutex.Refresh (no fix)"},
 }

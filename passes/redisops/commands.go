@@ -162,6 +162,7 @@ type cmdOpts struct {
 	// unknown: a word that is not a constant, or not the command's.
 	unknown bool
 	ttl     ast.Expr // the TTL argument of the last TTL word
+	word    ast.Expr // that word, where the call writes it (Op.TTLWord)
 	unit    Unit
 	trunc   time.Duration // what the client truncates a Duration TTL to
 	// compare is the argument of a compare word (DELEX IFEQ); compared
@@ -187,7 +188,7 @@ func (c *cmdOpts) apply(o option, arg ast.Expr) {
 			c.unknown = true
 			return
 		}
-		c.ttl, c.unit, c.trunc = arg, o.unit, 0
+		c.ttl, c.unit, c.trunc, c.word = arg, o.unit, 0, nil
 	case optCond:
 		c.cond = true
 	case optCompare:
@@ -245,7 +246,7 @@ func (c *command) fill(info *types.Info, op *Op, args []ast.Expr, o cmdOpts) *Op
 	}
 	op.Overwrites = op.Kind == Write && !o.xx && !o.get && !o.cond && !o.unknown
 	if o.ttl != nil {
-		op.TTL, op.TTLUnit, op.TTLTrunc = o.ttl, o.unit, o.trunc
+		op.TTL, op.TTLUnit, op.TTLTrunc, op.TTLWord = o.ttl, o.unit, o.trunc, o.word
 	}
 	// No EX/PX/EXAT/PXAT (KEEPTTL on an absent key keeps no TTL either).
 	op.NoTTL = c.noTTL || op.Kind == Acquire && !o.unknown && op.TTL == nil
@@ -319,6 +320,9 @@ func positionalOpts(info *types.Info, c *command, ws []ast.Expr) cmdOpts {
 			arg = ws[i+1]
 		}
 		o.apply(opt, arg)
+		if opt.effect == optTTL && arg != nil {
+			o.word = ws[i]
+		}
 		if opt.takesArg && (arg != nil || opt.effect != optTTL) {
 			i++
 		}

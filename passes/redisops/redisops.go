@@ -14,6 +14,8 @@ import (
 	"go/types"
 	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -158,6 +160,11 @@ type Op struct {
 	// its Px): a positive TTL below TTLTrunc goes out as 0. Zero when the
 	// client rounds up or passes the duration on as is.
 	TTLTrunc time.Duration
+	// TTLWord is the option word that says TTL's unit, where the call
+	// writes it: the "EX" or "PX" literal among a command's arguments, the
+	// ExSeconds or PxMilliseconds step of a rueidis builder. Nil otherwise
+	// (a method whose name fixes the unit, a word held in a constant).
+	TTLWord ast.Expr
 	// TTLField is set on an acquire whose TTL is an unexported field of
 	// the package (l.ttl) that nothing sets to other than 0 (NoTTL is
 	// set with it: zerottl.go); TTLZeroAt is where it is set to 0 (a
@@ -1084,6 +1091,35 @@ func (f *Func) CFG() *cfg.CFG {
 		f.cfg = cfg.New(f.Body, func(call *ast.CallExpr) bool { return mayReturn(f.info, call) })
 	})
 	return f.cfg
+}
+
+// RespellTTL is the edit of op's TTLWord that makes it take a count in
+// unit (Seconds or Millis) with the TTL argument unchanged: "EX" and "PX"
+// swap in their case, ExSeconds and PxMilliseconds swap. ok is false when
+// op has no such word.
+func (op *Op) RespellTTL(unit Unit) (edit analysis.TextEdit, word string, ok bool) {
+	to := map[Unit][2]string{Seconds: {"EX", "ExSeconds"}, Millis: {"PX", "PxMilliseconds"}}[unit]
+	if to[0] == "" {
+		return analysis.TextEdit{}, "", false
+	}
+	switch w := op.TTLWord.(type) {
+	case *ast.BasicLit:
+		s, err := strconv.Unquote(w.Value)
+		if err != nil || w.Kind != token.STRING || !strings.EqualFold(s, "EX") && !strings.EqualFold(s, "PX") {
+			return analysis.TextEdit{}, "", false
+		}
+		word = to[0]
+		if s == strings.ToLower(s) {
+			word = strings.ToLower(word)
+		}
+		return analysis.TextEdit{Pos: w.Pos(), End: w.End(), NewText: []byte(strconv.Quote(word))}, word, true
+	case *ast.Ident:
+		if w.Name != "ExSeconds" && w.Name != "PxMilliseconds" {
+			return analysis.TextEdit{}, "", false
+		}
+		return analysis.TextEdit{Pos: w.Pos(), End: w.End(), NewText: []byte(to[1])}, to[1], true
+	}
+	return analysis.TextEdit{}, "", false
 }
 
 // NeverReturns reports whether call never returns: panic, os.Exit,

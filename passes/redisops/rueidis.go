@@ -424,6 +424,9 @@ func (c *rcmd) opts(cmd *command) cmdOpts {
 		o.apply(opt, arg)
 		if opt.effect == optTTL {
 			o.trunc = st.trunc
+			if sel, ok := ast.Unparen(s.call.Fun).(*ast.SelectorExpr); ok {
+				o.word = sel.Sel
+			}
 		}
 	}
 	return o

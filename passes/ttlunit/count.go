@@ -219,18 +219,31 @@ func (c *checker) crossed(op *redisops.Op, e ast.Expr) bool {
 	}
 	text := fixes.Text(c.pass.Fset, e)
 	name := map[redisops.Unit]string{redisops.Seconds: "seconds", redisops.Millis: "milliseconds"}
-	var msg string
+	d := analysis.Diagnostic{Pos: e.Pos(), End: e.End()}
 	switch {
 	case unit != op.TTLUnit && op.TTLUnit == redisops.Seconds:
-		msg = fmt.Sprintf("TTL %s is a count of milliseconds where %s takes seconds: the key lives 1000 times longer; pass int64(ttl / time.Second)", text, op.Method)
+		d.Message = fmt.Sprintf("TTL %s is a count of milliseconds where %s takes seconds: the key lives 1000 times longer; pass int64(ttl / time.Second)", text, op.Method)
 	case unit != op.TTLUnit:
-		msg = fmt.Sprintf("TTL %s is a count of seconds where %s takes milliseconds: the key lives a thousandth as long; pass ttl.Milliseconds()", text, op.Method)
+		d.Message = fmt.Sprintf("TTL %s is a count of seconds where %s takes milliseconds: the key lives a thousandth as long; pass ttl.Milliseconds()", text, op.Method)
 	case float && !isInteger(c.pass.TypesInfo.TypeOf(e)):
-		msg = fmt.Sprintf("TTL %s is a float64 of seconds where %s takes whole %s, and Redis rejects a fraction; pass int64(ttl / time.Second)", text, op.Method, name[op.TTLUnit])
+		d.Message = fmt.Sprintf("TTL %s is a float64 of seconds where %s takes whole %s, and Redis rejects a fraction; pass int64(ttl / time.Second) (no fix: how to round a fraction of a second is the author's choice)", text, op.Method, name[op.TTLUnit])
+		c.r.Report(d)
+		return true
 	default:
 		return false
 	}
-	c.r.Report(analysis.Diagnostic{Pos: e.Pos(), End: e.End(), Message: msg})
+	// The count is right for the other option word: name that one (EX
+	// for seconds, PX for milliseconds) and keep the count as written.
+	if edit, word, ok := op.RespellTTL(unit); ok && isInteger(c.pass.TypesInfo.TypeOf(e)) {
+		d.Message += ", or use " + word
+		d.SuggestedFixes = []analysis.SuggestedFix{{
+			Message:   fmt.Sprintf("Use %s, which takes %s", word, name[unit]),
+			TextEdits: []analysis.TextEdit{edit},
+		}}
+	} else {
+		d.Message += " (no fix: no EX or PX option word to change here)"
+	}
+	c.r.Report(d)
 	return true
 }
 

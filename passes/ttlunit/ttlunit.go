@@ -70,7 +70,9 @@ script argument the script uses as a PEXPIRE/PX timeout, ttl for
 time.Duration(ttl.Seconds()) and its siblings, and time.Duration(n) *
 time.Second (or Millisecond, Minute, Hour) for an integer n whose name ends
 in its unit (lockSeconds, TimeoutMs, ttl_sec); where the name says nothing
-(expire, value), the message says so and no fix is offered. A sub-second TTL where the
+(expire, value), the message says so and no fix is offered. A count given to the
+other option word keeps its value and gets the word of its unit ("EX", ms
+becomes "PX", ms; ExSeconds(ms) becomes PxMilliseconds(ms)). A sub-second TTL where the
 client sends whole seconds: pass at least 1s, or use the millisecond form
 (PX). A time.Duration where a command takes a count: int64(ttl /
 time.Second), or ttl.Milliseconds() for the millisecond form (PX, PEXPIRE,

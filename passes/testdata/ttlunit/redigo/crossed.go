@@ -21,7 +21,18 @@ func floatToEX(c redis.Conn, key, token string, ttl time.Duration) {
 }
 
 func msToExpire(c redis.Conn, key string, ttl time.Duration) {
-	c.Do("EXPIRE", key, ttl.Milliseconds()) // want `TTL ttl\.Milliseconds\(\) is a count of milliseconds where EXPIRE takes seconds: the key lives 1000 times longer; pass int64\(ttl / time\.Second\)`
+	c.Do("EXPIRE", key, ttl.Milliseconds()) // want `TTL ttl\.Milliseconds\(\) is a count of milliseconds where EXPIRE takes seconds: the key lives 1000 times longer; pass int64\(ttl / time\.Second\) \(no fix: no EX or PX option word to change here\)$`
+}
+
+// The word keeps its case; a word held in a constant is not changed.
+func lowerWord(c redis.Conn, key, token string, ttl time.Duration) {
+	c.Do("set", key, token, "nx", "ex", ttl.Milliseconds()) // want `the key lives 1000 times longer; pass int64\(ttl / time\.Second\), or use px$`
+}
+
+const exWord = "EX"
+
+func constWord(c redis.Conn, key, token string, ttl time.Duration) {
+	c.Do("SET", key, token, "NX", exWord, ttl.Milliseconds()) // want `\(no fix: no EX or PX option word to change here\)$`
 }
 
 // --- silent: the units agree ---

@@ -48,3 +48,12 @@ func TryAcquire(c redis.Conn, key, token string, ttl time.Duration) (bool, error
 	}
 	return true, nil
 }
+
+// AcquireFor takes the lock on key for ttl; it reports whether it did.
+func AcquireFor(c redis.Conn, key, token string, ttl time.Duration) (bool, error) {
+	reply, err := c.Do("SET", key, token, "NX", "EX", int(ttl/time.Millisecond))
+	if err != nil {
+		return false, err
+	}
+	return reply != nil, nil
+}
