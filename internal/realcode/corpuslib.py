@@ -28,6 +28,22 @@ def groups(cases):
     return out
 
 
+def services(path):
+    """groups' tuples for the services sweep's list (services.sh): name
+    OWNER+NAME (services.sh keeps its -json output as NAME.json), dir
+    OWNER+NAME@COMMIT relative to services.sh's WORK, the package patterns."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for l in f:
+            fs = l.rstrip("\n").split("\t")
+            if len(fs) < 4 or not fs[0] or fs[0].startswith("#"):
+                continue
+            repo, commit, mdir, pkgs = fs[:4]
+            root = repo.replace("/", "+") + "@" + commit
+            out.append((repo.replace("/", "+"), root, os.path.normpath(os.path.join(root, mdir)), pkgs.split(), repo))
+    return out
+
+
 def diagnostics(text):
     """(analyzer, diagnostic) of a -json output; errors as ("error", {...})."""
     dec, i = json.JSONDecoder(), 0
