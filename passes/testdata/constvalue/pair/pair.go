@@ -111,8 +111,10 @@ func releaseAll(keys []string, rdb *redis.Client) {
 	}
 }
 
-// A pair that implements an interface: its other implementations would
-// not match a new signature.
+// A pair that implements an interface: one package cannot see the
+// interface's other implementations and callers, so under go vet (and
+// here) the fix is withheld with a reason; the lockvet CLI's module view
+// changes them all (cmd/lockvet TestFixPairOnlyItsPackage).
 type Locker interface {
 	TryLock(ctx context.Context, id string) (bool, error)
 	Unlock(ctx context.Context, id string) error
