@@ -56,7 +56,9 @@ def errlines(p, root):
     out = collections.Counter()
     for l in (p.stdout + p.stderr).splitlines():
         l = re.sub(r"\.go:\d+(:\d+)?", ".go", l.replace(root, "ROOT")).strip()
-        if l and not l.startswith("#"):
+        # "go: downloading m v": the first build of a copy fetches what the
+        # checkout's build already had; not an error.
+        if l and not l.startswith("#") and not l.startswith("go: downloading "):
             out[l] += 1
     return out
 
