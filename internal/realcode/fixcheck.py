@@ -56,6 +56,8 @@ def errlines(p, root):
     out = collections.Counter()
     for l in (p.stdout + p.stderr).splitlines():
         l = re.sub(r"\.go:\d+(:\d+)?", ".go", l.replace(root, "ROOT")).strip()
+        # The linker's temporary names differ from run to run.
+        l = re.sub(r"/tmp/go-(link|build)-?\d+|\$WORK/b\d+|build-id=0x[0-9a-f]+", "TMP", l)
         # "go: downloading m v": the first build of a copy fetches what the
         # checkout's build already had; not an error.
         if l and not l.startswith("#") and not l.startswith("go: downloading "):
