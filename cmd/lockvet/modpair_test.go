@@ -139,3 +139,81 @@ func TestFixKeyPartCallers(t *testing.T) {
 	}
 	lockvet(t, dir, "./...").WantCode(t, driver.ExitClean)
 }
+
+// TestFixNestedPair: a helper pair one level up (testdata/modnested: the
+// repository's AcquireRedeemLock/ReleaseRedeemLock implement service's
+// interface, and the service wraps them in its own unexported
+// acquireRedeemLock/releaseRedeemLock, whose acquire degrades to no lock
+// without a cache). With only the repository named, both findings carry
+// the fix that threads the token through the interface and through the
+// service's pair, and edits the callers of both (the service's and its
+// test file's, also under -test=false); the fixed module builds, vets
+// and passes its tests, and lockvet then reports nothing.
+func TestFixNestedPair(t *testing.T) {
+	t.Parallel()
+	files := []string{"repository/redeem_cache.go", "service/redeem.go", "service/redeem_test.go"}
+	const says = "; acquireRedeemLock returns it too and releaseRedeemLock takes it"
+	for _, flags := range [][]string{nil, {"-test=false"}} {
+		dir := clitest.CopyTree(t, filepath.Join("testdata", "modnested"))
+		before := clitest.Snapshot(t, dir)
+		args := append(append([]string{}, flags...), "-json", "./repository")
+		_, diags := clitest.ParseJSON(t, dir, lockvet(t, dir, args...).Stdout)
+		if len(diags) != 2 {
+			t.Fatalf("%v: %d findings, want 2 (LV204, LV201)", flags, len(diags))
+		}
+		for _, d := range diags {
+			if len(d.SuggestedFixes) != 1 {
+				t.Fatalf("%v: %s %s: no fix: %s", flags, d.Posn, d.Category, d.Message)
+			}
+			if m := d.SuggestedFixes[0].Message; !strings.HasSuffix(m, says) {
+				t.Errorf("%v: fix message %q does not end %q", flags, m, says)
+			}
+		}
+		args = append(append([]string{}, flags...), "-fix", "./repository")
+		lockvet(t, dir, args...).WantCode(t, driver.ExitClean)
+		for _, f := range files {
+			b, err := os.ReadFile(filepath.Join(dir, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(b) == before[f] {
+				t.Errorf("%v: -fix ./repository left %s unchanged", flags, f)
+			}
+		}
+		for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, {"test", "./service"}} {
+			if out := command(t, dir, "go", args...); out.Code != 0 {
+				t.Fatalf("%v: go %v on the fixed copy: %s%s", flags, args, out.Stdout, out.Stderr)
+			}
+		}
+		lockvet(t, dir, "./...").WantCode(t, driver.ExitClean)
+	}
+}
+
+// TestFixPairTaggedOwnTest: a test file of the pair's own package that a
+// build constraint leaves out (//go:build integration) and that calls the
+// pair withholds the fix, which would leave it calling the old
+// signatures: lockvet cannot type-check it to edit it. So for a pair
+// that implements an interface (modpair's store) and for one wrapped in
+// a helper pair one level up (modnested's repository).
+func TestFixPairTaggedOwnTest(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ tree, pkg, file, recv, why string }{
+		{"modpair", "store", "store/store_integration_test.go", "redeemCache", "(no fix: store_integration_test.go may call AcquireRedeemLock and is not in this build)"},
+		{"modnested", "repository", "repository/redeem_integration_test.go", "redeemCache", "(no fix: redeem_integration_test.go may call AcquireRedeemLock and is not in this build)"},
+	} {
+		dir := clitest.CopyTree(t, filepath.Join("testdata", c.tree))
+		src := "//go:build integration\n\npackage " + c.pkg + "\n\nimport (\n\t\"context\"\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestLock(t *testing.T) {\n\tc := &" + c.recv + "{}\n\tif ok, err := c.AcquireRedeemLock(context.Background(), \"x\", time.Second); err != nil || !ok {\n\t\tt.Fatal(err)\n\t}\n\t_ = c.ReleaseRedeemLock(context.Background(), \"x\")\n}\n"
+		if err := os.WriteFile(filepath.Join(dir, c.file), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, diags := clitest.ParseJSON(t, dir, lockvet(t, dir, "-json", "./"+c.pkg).Stdout)
+		if len(diags) != 2 {
+			t.Fatalf("%s: %d findings, want 2 (LV204, LV201)", c.tree, len(diags))
+		}
+		for _, d := range diags {
+			if len(d.SuggestedFixes) != 0 || !strings.HasSuffix(d.Message, c.why) {
+				t.Errorf("%s: %s %s: %d fixes, message %q, want none and the reason %s", c.tree, d.Posn, d.Category, len(d.SuggestedFixes), d.Message, c.why)
+			}
+		}
+	}
+}

@@ -49,7 +49,15 @@
 // files, which the lockvet command loads when the fix first needs them,
 // even when the command named only some packages (go vet sees one
 // package, so there is no fix); the fix's message then says that it
-// changes the exported signatures. At a caller of such helpers in another
+// changes the exported signatures. When Unlock is called in a helper
+// where no Lock token is in scope and that helper's callers took the lock
+// through a helper of the same type (or package) that calls Lock once and
+// says by its result whether it got it (a service's acquireX/releaseX
+// around its repository's pair), the token is threaded one level up too:
+// the outer acquire returns it ("" on a path that returns before calling
+// Lock, which the compare-and-delete never matches), the outer release
+// takes it, and their callers keep and pass it as the pair's do; a deeper
+// nesting keeps the reason. At a caller of such helpers in another
 // package, the message says which helpers must make and take the token. There is no fix when a call cannot be rewritten so (Lock's
 // result passed on, Unlock called where no Lock token is in scope, or on
 // another receiver), when the pair implements an interface, or when code

@@ -268,6 +268,10 @@ func (p *pair) callerEdits(u *unit, match func(types.Object) (lock, unlock bool)
 		}
 		switch len(found) {
 		case 0:
+			if tok := p.nestedRelease(u, uc, locks, unlocks); tok != "" {
+				uc.tok = tok
+				continue
+			}
 			return fmt.Sprintf("%s in %s has no %s token in scope", uname, p.fname(uc.decl), lname)
 		case 1:
 			found[0].used = true
@@ -290,6 +294,13 @@ func (p *pair) callerEdits(u *unit, match func(types.Object) (lock, unlock bool)
 			return "no free name for the token in " + p.fname(lc.decl)
 		}
 		taken[lc.decl][lc.name] = true
+	}
+	for _, n := range p.nests {
+		if n.u == u && n.q == nil {
+			if w := p.nestEdits(n); w != "" {
+				return w
+			}
+		}
 	}
 	for _, lc := range locks {
 		if w := p.rewriteLock(u, lc, taken); w != "" {

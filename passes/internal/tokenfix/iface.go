@@ -91,16 +91,21 @@ func ifaceClosure(pass *analysis.Pass, mod *lvconfig.Module, lfn, ufn *types.Fun
 	ip.quals = append(ip.quals, "")
 	mods := map[string]bool{pass.Pkg.Path(): true}
 	for _, mp := range pkgs {
-		if mp.Types == nil || mp.Types == pass.Pkg || mp.Fset != pass.Fset {
+		if mp.Types == nil || mp.Fset != pass.Fset {
 			continue
 		}
-		mods[mp.Types.Path()] = true
 		if mp.Broken {
+			// Also a file of the pass's own package that a build
+			// constraint leaves out (an integration test).
 			if f := namesAny(mp, names); f != "" {
 				return nil, fmt.Sprintf("%s may call %s and %s", f, lfn.Name(), notBuilt(mp))
 			}
 			continue
 		}
+		if mp.Types == pass.Pkg {
+			continue
+		}
+		mods[mp.Types.Path()] = true
 		ip.units = append(ip.units, &unit{fset: mp.Fset, info: mp.Info, pkg: mp.Types, files: mp.Files, read: os.ReadFile})
 		q := ""
 		if mp.Types.Path() != pass.Pkg.Path() {
@@ -524,6 +529,7 @@ func (p *pair) implEdit(u *unit, f *ast.File, pos token.Pos, isL bool) string {
 // ifaceCallers rewrites the calls of the pair in every unit.
 func (p *pair) ifaceCallers(ip *ifacePlan) string {
 	match := ip.match(p.lfn.Name(), p.ufn.Name())
+	p.nests = nil
 	for i, u := range ip.units {
 		p.qual = ip.quals[i]
 		before := len(p.edits)
@@ -537,5 +543,5 @@ func (p *pair) ifaceCallers(ip *ifacePlan) string {
 		}
 	}
 	p.qual = ""
-	return ""
+	return p.nestCallers(ip.units, ip.quals, true)
 }

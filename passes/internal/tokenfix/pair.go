@@ -68,6 +68,14 @@ type pair struct {
 	rfn     *types.Func
 	rIndex  int
 	renewed []*redisops.Op
+
+	// Helper pairs one level up (nested.go): those found, how deep this
+	// pair is (1 for such a pair), and, for one, the call of Lock in it.
+	nests []*nested
+	depth int
+	inner *lockCall
+	pass  *analysis.Pass
+	mod   *lvconfig.Module
 }
 
 func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts redisops.ReleaseOptions, mod *lvconfig.Module, file *ast.File, value string) *Plan {
@@ -139,14 +147,18 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 	if ufn == nil {
 		return no(other)
 	}
+	// The calls of the pair, and of the functions of the package that
+	// call it (a helper pair one level up, nested.go: whether its
+	// callers can be threaded is the callers' edits' to tell).
+	wraps := wrappersOf(pass, lfn, ufn)
 	ours = func(o *redisops.Op) bool {
 		if o.Via == nil {
 			return false
 		}
 		fn := typeutil.StaticCallee(info, o.Call)
-		return fn != nil && (fn.Origin() == lfn || fn.Origin() == ufn)
+		return fn != nil && (fn.Origin() == lfn || fn.Origin() == ufn || o.Via.Depth == 1 && wraps[fn.Origin()])
 	}
-	p := &pair{a: a, ldecl: ldecl, udecl: udecl, lfn: lfn, ufn: ufn, dels: dels}
+	p := &pair{a: a, ldecl: ldecl, udecl: udecl, lfn: lfn, ufn: ufn, dels: dels, pass: pass, mod: mod}
 	lname, uname := lfn.Name(), ufn.Name()
 	var rens []*redisops.Op // renewals outside Lock
 
@@ -323,6 +335,19 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 	if ip != nil {
 		msg += fmt.Sprintf("; changes the interface %s, its implementations and their callers", ip.name)
 	}
+	seen := map[string]bool{}
+	for _, n := range p.nests {
+		s := fmt.Sprintf("; %s returns it too and %s takes it", n.q.lfn.Name(), n.q.ufn.Name())
+		if !seen[s] {
+			seen[s] = true
+			msg += s
+			for _, fn := range []*types.Func{n.q.lfn, n.q.ufn} {
+				if exportedAPI(fn) {
+					msg += "; changes the exported " + fn.Name() + "'s signature"
+				}
+			}
+		}
+	}
 	return &Plan{OK: true, Fix: analysis.SuggestedFix{
 		Message:   msg,
 		TextEdits: edits,
@@ -334,6 +359,8 @@ func buildPair(pass *analysis.Pass, res *redisops.Result, a *redisops.Op, opts r
 func (p *pair) allCallerEdits(u *unit, others []lvconfig.ModulePackage) string {
 	lfn, ufn := p.lfn, p.ufn
 	p.qual = ""
+	p.nests = nil
+	units, quals := []*unit{u}, []string{""}
 	if why := p.callerEdits(u, func(o types.Object) (lock, unlock bool) { return o == lfn, o == ufn }); why != "" {
 		return why
 	}
@@ -353,8 +380,10 @@ func (p *pair) allCallerEdits(u *unit, others []lvconfig.ModulePackage) string {
 				return fmt.Sprintf("a call in a generated file of %s", mp.Types.Name())
 			}
 		}
+		units, quals = append(units, ou), append(quals, p.qual)
 	}
-	return ""
+	p.qual = ""
+	return p.nestCallers(units, quals, false)
 }
 
 // pairCallers are the module's packages, other than the pass's, whose
@@ -385,7 +414,10 @@ func pairCallers(pass *analysis.Pass, mod *lvconfig.Module, lfn, ufn *types.Func
 		own[pass.Fset.File(f.Pos()).Name()] = true
 	}
 	for _, mp := range pkgs {
-		if mp.Types == nil || mp.Types == pass.Pkg || mp.Fset != pass.Fset {
+		if mp.Types == nil || mp.Fset != pass.Fset {
+			continue
+		}
+		if mp.Types == pass.Pkg && !mp.Broken {
 			continue
 		}
 		if mp.Broken {
@@ -696,6 +728,18 @@ func (p *pair) lockEdits(u *unit, tokExpr string) string {
 
 func (p *pair) returnEdit(u *unit, r *ast.ReturnStmt) string {
 	tok := p.lName
+	if lc := p.inner; lc != nil {
+		// A nested pair's A: "" before the call of Lock, the token after.
+		switch {
+		case r.End() <= lc.call.Pos():
+			tok = `""`
+		case lc.from <= r.Pos() && r.End() <= lc.to:
+		case lc.form == formIfInit && lc.stmt.End() <= r.Pos() && r.End() <= lc.list.End():
+			lc.outer = true
+		default:
+			return fmt.Sprintf("a return of %s is out of the token's scope", p.ldecl.Name.Name)
+		}
+	}
 	switch {
 	case p.n == 0:
 		p.insert(r.Return+token.Pos(len("return")), " "+tok)
